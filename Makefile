@@ -1,0 +1,43 @@
+# triage: label-driven OOM policy for Linux 6.12.
+#   make demo    build everything, boot QEMU, show a real OOM decided by labels
+#   make check   build everything and run every test; ends "N passed, N failed"
+# Both install missing Debian packages first (scripts/debian-packages).
+
+BUILD ?= $(CURDIR)/build
+export BUILD
+
+SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh,$(wildcard tests/scenarios/*.sh)))))
+
+.PHONY: all deps kernel initramfs userspace patches demo check clean distclean
+
+all: kernel initramfs userspace
+
+deps:
+	@scripts/install-deps
+
+kernel: deps
+	@scripts/kernel-tree
+	@scripts/kernel-build test base test
+
+initramfs: deps
+	@scripts/initramfs
+
+userspace: deps
+	@if [ -f userspace/Makefile ]; then $(MAKE) -s -C userspace OUT=$(BUILD)/userspace; fi
+
+patches: deps
+	@scripts/kernel-tree
+	@scripts/make-patches
+
+demo: kernel initramfs
+	@tests/qemu/demo
+
+check: kernel initramfs userspace
+	@tests/check $(SCENARIOS)
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/initramfs $(BUILD)/initramfs.cpio $(BUILD)/guest \
+		$(BUILD)/selinux $(BUILD)/logs $(BUILD)/userspace $(BUILD)/unit $(BUILD)/patches
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,87 @@
+# Shell vocabulary of the guest scenarios (sourced by /init; busybox ash).
+# Assertions print TAP to fd 3; every number comes from the kernel's own
+# evidence: exit signals, memory.events, the kernel log.
+
+RESULTS=/run/results
+mkdir -p "$RESULTS"
+[ -f /run/tap-count ] || echo 0 >/run/tap-count
+
+_tap() {
+	n=$(( $(cat /run/tap-count) + 1 ))
+	echo $n >/run/tap-count
+	echo "$1 $n - $2" >&3
+}
+tap_ok() { _tap ok "$1"; }
+tap_fail() { _tap "not ok" "$1"; }
+diag() { echo "# $*" >&3; }
+
+# check DESCRIPTION COMMAND...: ok when the command succeeds
+check() {
+	desc=$1; shift
+	if "$@"; then tap_ok "$desc"; else tap_fail "$desc"; fi
+}
+
+# check_eq DESCRIPTION EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		tap_ok "$1"
+	else
+		tap_fail "$1"
+		diag "expected '$2', got '$3'"
+	fi
+}
+
+# memcg NAME MAX: a fresh memory cgroup limited to MAX (no swap here)
+memcg() {
+	cg=/sys/fs/cgroup/$1
+	mkdir -p "$cg"
+	echo "$2" >"$cg/memory.max"
+	echo "$cg"
+}
+
+# memcg_event CGROUP KEY: a counter from memory.events (e.g. oom_kill)
+memcg_event() {
+	sed -n "s/^$2 //p" "$1/memory.events"
+}
+
+# start NAME TYPE CGROUP PROGRAM ARGS...: run PROGRAM in SELinux domain TYPE
+# inside CGROUP, in the background; its fate is recorded in $RESULTS/NAME.
+start() {
+	name=$1 type=$2 cg=$3; shift 3
+	tr-run --name "$name" --type "$type" --cgroup "$cg" --results "$RESULTS" \
+		-- "$@" >>/run/tr-run.log 2>&1 &
+}
+
+# hog NAME TYPE CGROUP MIB: a process holding MIB MiB, waited for until resident
+hog() {
+	start "$1" "$2" "$3" tr-hog --mib "$4" --ready "/run/$1.ready"
+	tr-waitfile --timeout-ms 30000 "/run/$1.ready" ||
+		diag "hog $1 ($2, $4 MiB) never became ready"
+}
+
+pid_of() { cat "$RESULTS/$1.pid" 2>/dev/null; }
+
+# status NAME: waits up to 10s for NAME to end, prints e.g. killed:9 or exited:0
+status() {
+	tr-waitfile --timeout-ms 10000 "$RESULTS/$1" >/dev/null 2>&1
+	sed -n 's/^status=//p' "$RESULTS/$1" 2>/dev/null || echo running
+}
+
+# context_of NAME: the SELinux context NAME ran in
+context_of() { sed -n 's/^context=//p' "$RESULTS/$1" 2>/dev/null; }
+
+# alive NAME: NAME's process still exists
+alive() { [ -d "/proc/$(pid_of "$1")" ] && [ ! -f "$RESULTS/$1" ]; }
+
+# oom_killed_in_log NAME: the kernel logged NAME's pid as an OOM victim
+oom_killed_in_log() {
+	dmesg | grep -q "Killed process $(pid_of "$1") "
+}
+
+# stop_all: kill what a scenario started, so the next one starts clean
+stop_all() {
+	for f in "$RESULTS"/*.pid; do
+		[ -f "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null
+	done
+	sleep 0.2
+}

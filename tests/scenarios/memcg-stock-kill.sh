@@ -1,0 +1,19 @@
+# A memory cgroup OOM among labelled processes, decided by the stock
+# kernel: the largest task dies, whatever its label.
+# mem: 256M
+cg=$(memcg stock 64M)
+hog big web_t "$cg" 36
+hog small batch_t "$cg" 8
+check_eq "big runs in web_t" web_t "$(cut -d: -f3 /proc/$(pid_of big)/attr/current)"
+check_eq "small runs in batch_t" batch_t "$(cut -d: -f3 /proc/$(pid_of small)/attr/current)"
+
+# the pusher grows past the limit; at that moment it is smaller than big
+start pusher user_t "$cg" tr-hog --mib 24 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
+tr-waitfile --timeout-ms 30000 /run/pusher.ready
+
+check_eq "big (web_t, largest) was SIGKILLed" killed:9 "$(status big)"
+check "the kernel logged big as the OOM victim" oom_killed_in_log big
+check_eq "memory.events counts exactly one oom_kill" 1 "$(memcg_event "$cg" oom_kill)"
+check "small (batch_t) survived" alive small
+check "pusher (user_t) survived and got its memory" alive pusher
+stop_all
