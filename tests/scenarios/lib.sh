@@ -85,3 +85,6 @@ stop_all() {
 	done
 	sleep 0.2
 }
+
+# status_now NAME: like status, without waiting
+status_now() { sed -n 's/^status=//p' "$RESULTS/$1" 2>/dev/null || echo running; }
