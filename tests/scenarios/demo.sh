@@ -12,7 +12,7 @@ hog batch batch_t "$cg" 24
 for n in database web batch; do
 	say "$(printf '  %-9s pid %-4s %-36s %s' "$n" "$(pid_of $n)" \
 		"$(cat /proc/$(pid_of $n)/attr/current)" \
-		"$(awk '/VmRSS/ {print $2/1024 " MiB"}' /proc/$(pid_of $n)/status)")"
+		"$(awk '/VmRSS/ {printf "%d MiB", $2/1024}' /proc/$(pid_of $n)/status)")"
 done
 say ""
 say "A user_t process now allocates 32 MiB, 2 MiB at a time..."
