@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The triage policy language: parser, canonical printer and label matcher.
+ *
+ * The same sources build in the kernel and, through the shim headers in
+ * userspace/compat, in userspace (triagectl and the unit tests), so the
+ * kernel and the tool always agree on what a policy means.  The language
+ * is described in policy/LANGUAGE.md.
+ */
+
+#ifndef _SECURITY_TRIAGE_POLICY_H
+#define _SECURITY_TRIAGE_POLICY_H
+
+#include <linux/types.h>
+
+/* Every limit of the language lives here. */
+#define TRIAGE_POLICY_MAX_SIZE	(64 * 1024)	/* bytes of policy text */
+#define TRIAGE_POLICY_MAX_RULES	4096
+#define TRIAGE_VALUE_MAX_LEN	255		/* bytes, after unescaping */
+#define TRIAGE_RANK_MAX		1000
+#define TRIAGE_ADJUST_MIN	(-1000)
+#define TRIAGE_ADJUST_MAX	1000
+#define TRIAGE_REASON_MAX	96
+
+enum triage_verdict {
+	TRIAGE_VERDICT_NONE,
+	TRIAGE_VERDICT_PROTECT,
+	TRIAGE_VERDICT_SACRIFICE,
+	TRIAGE_VERDICT_ADJUST,
+};
+
+enum triage_mode {
+	TRIAGE_MODE_ENFORCE,
+	TRIAGE_MODE_PERMISSIVE,
+};
+
+enum triage_fallback {
+	TRIAGE_FALLBACK_CLASSIC,
+	TRIAGE_FALLBACK_PANIC,
+	TRIAGE_FALLBACK_LEAST_PROTECTED,
+};
+
+enum triage_field {
+	TRIAGE_FIELD_USER,
+	TRIAGE_FIELD_ROLE,
+	TRIAGE_FIELD_TYPE,
+	TRIAGE_FIELD_RANGE,
+	TRIAGE_FIELD_LABEL,
+	TRIAGE_NR_FIELDS,
+};
+
+/**
+ * struct triage_rule - one rule of a policy
+ * @verdict: what the rule decides; never %TRIAGE_VERDICT_NONE
+ * @adjust: badness adjustment, %TRIAGE_ADJUST_MIN..%TRIAGE_ADJUST_MAX
+ *          (%TRIAGE_VERDICT_ADJUST only, otherwise 0)
+ * @rank: 0..%TRIAGE_RANK_MAX, higher dies first (sacrifice only, else 0)
+ * @group: kill every task whose label matches together (sacrifice only)
+ * @match: per field, the value to compare (exact string for user, role,
+ *         type and range; a glob for label), or NULL for "any"
+ * @line: line of the rule's keyword in the policy text, 1-based
+ */
+struct triage_rule {
+	enum triage_verdict verdict;
+	int adjust;
+	unsigned int rank;
+	bool group;
+	const char *match[TRIAGE_NR_FIELDS];
+	unsigned int line;
+};
+
+/**
+ * struct triage_policy - a parsed policy
+ * @mode: enforce or permissive
+ * @fallback: what runs when every candidate is protected
+ * @respect_score_adj: true if oom_score_adj = -1000 outranks a label verdict
+ * @nr_rules: number of entries in @rules
+ * @rules: the rules in policy order; the first match wins
+ * @size: bytes in the single allocation that holds the policy, its rules
+ *        and their strings
+ *
+ * A policy is one allocation made by triage_policy_parse() and released
+ * by triage_policy_free(); it is never modified after parsing.
+ */
+struct triage_policy {
+	enum triage_mode mode;
+	enum triage_fallback fallback;
+	bool respect_score_adj;
+	unsigned int nr_rules;
+	struct triage_rule *rules;
+	size_t size;
+};
+
+/**
+ * struct triage_parse_error - why a policy was rejected
+ * @line: 1-based line of the error in the policy text (0: no position)
+ * @column: 1-based byte column in that physical line (0: no position)
+ * @reason: short fixed-English reason, NUL-terminated
+ */
+struct triage_parse_error {
+	unsigned int line;
+	unsigned int column;
+	char reason[TRIAGE_REASON_MAX];
+};
+
+int triage_policy_parse(const char *text, size_t len,
+			struct triage_policy **policy,
+			struct triage_parse_error *err);
+void triage_policy_free(struct triage_policy *policy);
+int triage_policy_print(const struct triage_policy *policy, char *buf,
+			size_t size);
+
+const char *triage_verdict_name(enum triage_verdict v);
+const char *triage_mode_name(enum triage_mode mode);
+const char *triage_fallback_name(enum triage_fallback fallback);
+const char *triage_field_name(enum triage_field field);
+
+bool triage_glob_match(const char *pattern, const char *str);
+bool triage_rule_match(const struct triage_rule *rule, const char *label);
+int triage_policy_match(const struct triage_policy *policy, const char *label);
+
+#endif /* _SECURITY_TRIAGE_POLICY_H */
