@@ -88,3 +88,21 @@ stop_all() {
 
 # status_now NAME: like status, without waiting
 status_now() { sed -n 's/^status=//p' "$RESULTS/$1" 2>/dev/null || echo running; }
+
+TRIAGE=/sys/kernel/security/triage
+
+# load_policy TEXT: write TEXT to the triage policy file in one write
+load_policy() {
+	printf '%s\n' "$1" >/tmp/policy.txt
+	dd if=/tmp/policy.txt of=$TRIAGE/policy bs=64k 2>/tmp/load.err
+}
+
+# ranked_first: the pid the ranking file puts first
+ranked_first() { awk -F'\t' '$1 == "1" {print $2}' $TRIAGE/ranking; }
+
+# decision_for NAME FIELD: a column of NAME's line in the decisions file
+decision_for() {
+	awk -F'\t' -v pid="$(pid_of "$1")" -v col="$2" '
+		NR == 1 { for (i = 2; i <= NF; i++) c[$i] = i; c["seq"] = 1; next }
+		$5 == pid { print $c[col] }' $TRIAGE/decisions | tail -n 1
+}

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * triage: the securityfs interface, /sys/kernel/security/triage/.
+ *
+ * Read-only files are rendered whole at open() and served from that
+ * snapshot, so a reader never sees two states mixed.  Writers need
+ * CAP_MAC_ADMIN.
+ */
+
+#define pr_fmt(fmt) "triage: " fmt
+
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "triage.h"
+
+struct triage_snapshot {
+	char *text;
+	size_t len;
+};
+
+static int triage_snapshot_open(struct inode *inode, struct file *file,
+				char *text, size_t len)
+{
+	struct triage_snapshot *s;
+
+	if (!text)
+		return -ENOMEM;
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s) {
+		kvfree(text);
+		return -ENOMEM;
+	}
+	s->text = text;
+	s->len = len;
+	file->private_data = s;
+	return 0;
+}
+
+static ssize_t triage_snapshot_read(struct file *file, char __user *buf,
+				    size_t count, loff_t *ppos)
+{
+	struct triage_snapshot *s = file->private_data;
+
+	if (!s)
+		return 0;
+	return simple_read_from_buffer(buf, count, ppos, s->text, s->len);
+}
+
+static int triage_snapshot_release(struct inode *inode, struct file *file)
+{
+	struct triage_snapshot *s = file->private_data;
+
+	if (s) {
+		kvfree(s->text);
+		kfree(s);
+	}
+	return 0;
+}
+
+static char *triage_policy_snapshot(size_t *len)
+{
+	const struct triage_loaded *l;
+	char *text;
+
+	rcu_read_lock();
+	l = rcu_dereference(triage_active);
+	*len = l ? l->text_len : 0;
+	text = kvmalloc(*len + 1, GFP_ATOMIC);
+	if (text && l)
+		memcpy(text, l->text, *len);
+	rcu_read_unlock();
+	return text;
+}
+
+static int triage_policy_open(struct inode *inode, struct file *file)
+{
+	size_t len;
+	char *text;
+
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	text = triage_policy_snapshot(&len);
+	return triage_snapshot_open(inode, file, text, len);
+}
+
+/*
+ * A policy arrives in one write at offset 0: a policy is never assembled
+ * from the pieces of two writers, and a short write cannot half-load one.
+ */
+static ssize_t triage_policy_write(struct file *file, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	char *text;
+	int rc;
+
+	if (!capable(CAP_MAC_ADMIN))
+		return -EPERM;
+	if (*ppos != 0)
+		return -EINVAL;
+	if (len > TRIAGE_POLICY_MAX_SIZE)
+		return -E2BIG;
+	text = vmemdup_user(ubuf, len);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	rc = triage_load_policy(text, len);
+	kvfree(text);
+	if (rc)
+		return rc;
+	*ppos = len;
+	return len;
+}
+
+static const struct file_operations triage_policy_fops = {
+	.open		= triage_policy_open,
+	.read		= triage_snapshot_read,
+	.write		= triage_policy_write,
+	.release	= triage_snapshot_release,
+	.llseek		= generic_file_llseek,
+};
+
+static int triage_load_error_open(struct inode *inode, struct file *file)
+{
+	char *text = kvmalloc(160, GFP_KERNEL);
+	size_t len = 0;
+
+	if (text) {
+		len = triage_load_error(text, 158);
+		if (len)
+			text[len++] = '\n';
+	}
+	return triage_snapshot_open(inode, file, text, len);
+}
+
+static const struct file_operations triage_load_error_fops = {
+	.open		= triage_load_error_open,
+	.read		= triage_snapshot_read,
+	.release	= triage_snapshot_release,
+	.llseek		= generic_file_llseek,
+};
+
+static ssize_t triage_mode_read(struct file *file, char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	char text[16];
+	int len;
+
+	len = scnprintf(text, sizeof(text), "%s\n",
+			triage_mode_name(triage_get_mode()));
+	return simple_read_from_buffer(buf, count, ppos, text, len);
+}
+
+static ssize_t triage_mode_write(struct file *file, const char __user *ubuf,
+				 size_t len, loff_t *ppos)
+{
+	char text[16];
+	int mode;
+
+	if (!capable(CAP_MAC_ADMIN))
+		return -EPERM;
+	if (*ppos != 0 || len >= sizeof(text))
+		return -EINVAL;
+	if (copy_from_user(text, ubuf, len))
+		return -EFAULT;
+	text[len] = '\0';
+	strim(text);
+	for (mode = TRIAGE_MODE_ENFORCE; mode <= TRIAGE_MODE_PERMISSIVE; mode++)
+		if (!strcmp(text, triage_mode_name(mode)))
+			break;
+	if (mode > TRIAGE_MODE_PERMISSIVE)
+		return -EINVAL;
+	triage_set_mode(mode);
+	return len;
+}
+
+static const struct file_operations triage_mode_fops = {
+	.read		= triage_mode_read,
+	.write		= triage_mode_write,
+	.llseek		= generic_file_llseek,
+};
+
+static int triage_stats_open(struct inode *inode, struct file *file)
+{
+	const struct triage_counters *c = &triage_counters;
+	const struct triage_loaded *l;
+	size_t size = 1024, len;
+	unsigned int i, rules;
+	char *text;
+
+	rcu_read_lock();
+	l = rcu_dereference(triage_active);
+	rules = l ? l->policy->nr_rules : 0;
+	rcu_read_unlock();
+	size += (size_t)rules * 40;
+	text = kvmalloc(size, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+
+	rcu_read_lock();
+	l = rcu_dereference(triage_active);
+	len = scnprintf(text, size,
+			"policy_generation %u\npolicy_hash %016llx\n"
+			"policy_load_time %lld\npolicy_rules %u\nmode %s\n",
+			l ? l->generation : 0, l ? l->hash : 0,
+			l ? (long long)l->load_time : 0LL,
+			l ? l->policy->nr_rules : 0,
+			triage_mode_name(triage_get_mode()));
+	len += scnprintf(text + len, size - len,
+			 "oom_events %ld\nprotected_skipped %ld\nsacrificed %ld\n"
+			 "adjusted %ld\nlabel_misses %ld\nfallbacks %ld\n"
+			 "selection_ns_last %llu\nselection_ns_max %llu\n",
+			 atomic_long_read(&c->oom_events),
+			 atomic_long_read(&c->protected_skipped),
+			 atomic_long_read(&c->sacrificed),
+			 atomic_long_read(&c->adjusted),
+			 atomic_long_read(&c->label_misses),
+			 atomic_long_read(&c->fallbacks),
+			 READ_ONCE(c->selection_ns_last),
+			 READ_ONCE(c->selection_ns_max));
+	for (i = 0; l && i < l->policy->nr_rules && i < rules; i++)
+		len += scnprintf(text + len, size - len, "rule %u hits %ld\n",
+				 i + 1, atomic_long_read(&l->hits[i]));
+	rcu_read_unlock();
+	return triage_snapshot_open(inode, file, text, len);
+}
+
+static const struct file_operations triage_stats_fops = {
+	.open		= triage_stats_open,
+	.read		= triage_snapshot_read,
+	.release	= triage_snapshot_release,
+	.llseek		= generic_file_llseek,
+};
+
+static int triage_ranking_open(struct inode *inode, struct file *file)
+{
+	size_t len;
+	char *text = triage_ranking_text(&len);
+
+	return triage_snapshot_open(inode, file, text, len);
+}
+
+static const struct file_operations triage_ranking_fops = {
+	.open		= triage_ranking_open,
+	.read		= triage_snapshot_read,
+	.release	= triage_snapshot_release,
+	.llseek		= generic_file_llseek,
+};
+
+static const char *const triage_outcome_text[] = {
+	[TRIAGE_OUTCOME_KILLED] = "killed",
+	[TRIAGE_OUTCOME_WOULD_KILL] = "would-kill",
+	[TRIAGE_OUTCOME_FALLBACK_CLASSIC] = "fallback-classic",
+	[TRIAGE_OUTCOME_FALLBACK_LEAST_PROTECTED] = "fallback-least-protected",
+};
+
+static int triage_decisions_open(struct inode *inode, struct file *file)
+{
+	struct triage_decision *d;
+	size_t size, len;
+	unsigned int n, i;
+	char *text;
+
+	d = kcalloc(TRIAGE_DECISIONS, sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	n = triage_copy_decisions(d, TRIAGE_DECISIONS);
+	size = 128 + (size_t)n * 384;
+	text = kvmalloc(size, GFP_KERNEL);
+	if (!text) {
+		kfree(d);
+		return -ENOMEM;
+	}
+	len = scnprintf(text, size,
+			"# seq\ttime\tmode\tscope\tpid\tpoints\tverdict\trule\toutcome\tlabel\tcomm\n");
+	for (i = 0; i < n; i++) {
+		char *label = triage_secid_label(d[i].secid);
+		char rule[12] = "-";
+
+		if (d[i].rule >= 0)
+			snprintf(rule, sizeof(rule), "%d", d[i].rule + 1);
+		len += scnprintf(text + len, size - len,
+				 "%llu\t%llu.%09llu\t%s\t%s\t%d\t%ld\t%s\t%s\t%s\t%s\t%s\n",
+				 d[i].seq, d[i].time_ns / NSEC_PER_SEC,
+				 d[i].time_ns % NSEC_PER_SEC,
+				 triage_mode_name(d[i].mode),
+				 d[i].memcg ? "memcg" : "global", d[i].pid,
+				 d[i].points, triage_verdict_name(d[i].verdict),
+				 rule, triage_outcome_text[d[i].outcome],
+				 label ? label : "?", d[i].comm);
+		kfree(label);
+	}
+	kfree(d);
+	return triage_snapshot_open(inode, file, text, len);
+}
+
+static const struct file_operations triage_decisions_fops = {
+	.open		= triage_decisions_open,
+	.read		= triage_snapshot_read,
+	.release	= triage_snapshot_release,
+	.llseek		= generic_file_llseek,
+};
+
+static int __init triage_fs_init(void)
+{
+	static const struct {
+		const char *name;
+		umode_t mode;
+		const struct file_operations *fops;
+	} files[] = {
+		{ "policy", 0600, &triage_policy_fops },
+		{ "load_error", 0444, &triage_load_error_fops },
+		{ "mode", 0644, &triage_mode_fops },
+		{ "stats", 0444, &triage_stats_fops },
+		{ "ranking", 0444, &triage_ranking_fops },
+		{ "decisions", 0444, &triage_decisions_fops },
+	};
+	struct dentry *dir, *f;
+	unsigned int i;
+
+	if (!triage_enabled)
+		return 0;
+	dir = securityfs_create_dir("triage", NULL);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		f = securityfs_create_file(files[i].name, files[i].mode, dir,
+					   NULL, files[i].fops);
+		if (IS_ERR(f)) {
+			securityfs_remove(dir);
+			return PTR_ERR(f);
+		}
+	}
+	return 0;
+}
+fs_initcall(triage_fs_init);

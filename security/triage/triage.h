@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * triage: choose OOM victims by security label.
+ *
+ * Shared between the LSM core (lsm.c) and its securityfs interface (fs.c).
+ */
+#ifndef _SECURITY_TRIAGE_TRIAGE_H
+#define _SECURITY_TRIAGE_TRIAGE_H
+
+#include <linux/atomic.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/time64.h>
+#include <linux/types.h>
+
+#include "policy.h"
+
+/* Decisions kept for the decisions file, in a preallocated ring */
+#define TRIAGE_DECISIONS	64
+
+/**
+ * struct triage_loaded - a policy in force, with what was derived from it
+ * @policy: the parsed policy
+ * @text: its canonical text, as read back from the policy file
+ * @text_len: length of @text
+ * @reasons: per rule, "rule N: <canonical rule>", the reason an OOM report
+ *	gives when the rule chose the victim
+ * @hits: per rule, candidates the rule matched during OOMs
+ * @hash: xxh64 of @text
+ * @load_time: when the policy was loaded, seconds since the epoch
+ * @generation: load counter; a task's cached verdict is valid only for
+ *	the generation it was resolved against
+ * @rcu: frees the policy after readers are gone
+ */
+struct triage_loaded {
+	struct triage_policy *policy;
+	char *text;
+	size_t text_len;
+	char **reasons;
+	atomic_long_t *hits;
+	u64 hash;
+	time64_t load_time;
+	u16 generation;
+	struct rcu_head rcu;
+};
+
+/* What became of a decision */
+enum triage_outcome {
+	TRIAGE_OUTCOME_KILLED,
+	TRIAGE_OUTCOME_WOULD_KILL,
+	TRIAGE_OUTCOME_FALLBACK_CLASSIC,
+	TRIAGE_OUTCOME_FALLBACK_LEAST_PROTECTED,
+};
+
+/**
+ * struct triage_decision - one OOM decision, as recorded on the OOM path
+ * @seq: decision number since boot, from 1
+ * @time_ns: wall-clock time of the decision
+ * @points: the victim's points after the verdict
+ * @secid: the victim's label, turned into text only when read
+ * @pid: the victim's pid
+ * @rule: index of the rule that matched the victim, -1 for none
+ * @verdict: that rule's verdict
+ * @mode: the triage mode at the time
+ * @outcome: what happened
+ * @memcg: whether the OOM was a memory cgroup OOM
+ * @comm: the victim's command name
+ */
+struct triage_decision {
+	u64 seq;
+	u64 time_ns;
+	long points;
+	u32 secid;
+	pid_t pid;
+	s16 rule;
+	u8 verdict;
+	u8 mode;
+	u8 outcome;
+	bool memcg;
+	char comm[TASK_COMM_LEN];
+};
+
+/**
+ * struct triage_counters - what the stats file shows
+ * @oom_events: OOM victims chosen while a triage policy was loaded
+ * @protected_skipped: candidates skipped as protected
+ * @sacrificed: victims chosen by a sacrifice rule
+ * @adjusted: candidates whose badness a rule adjusted
+ * @label_misses: candidates whose verdict was not resolved for their label
+ * @fallbacks: OOMs in which every candidate was protected
+ * @selection_ns_last: duration of the last triage selection
+ * @selection_ns_max: longest triage selection
+ */
+struct triage_counters {
+	atomic_long_t oom_events;
+	atomic_long_t protected_skipped;
+	atomic_long_t sacrificed;
+	atomic_long_t adjusted;
+	atomic_long_t label_misses;
+	atomic_long_t fallbacks;
+	u64 selection_ns_last;
+	u64 selection_ns_max;
+};
+
+extern struct triage_loaded __rcu *triage_active;
+extern struct triage_counters triage_counters;
+extern bool triage_enabled;
+
+enum triage_mode triage_get_mode(void);
+void triage_set_mode(enum triage_mode mode);
+int triage_load_policy(const char *text, size_t len);
+size_t triage_load_error(char *buf, size_t size);
+unsigned int triage_copy_decisions(struct triage_decision *out,
+				   unsigned int max);
+char *triage_secid_label(u32 secid);
+char *triage_ranking_text(size_t *len);
+
+#endif /* _SECURITY_TRIAGE_TRIAGE_H */

@@ -1,0 +1,25 @@
+# The policy file: a malformed policy is rejected whole with line, column
+# and reason, and the old policy keeps deciding; only CAP_MAC_ADMIN may
+# write; mode switches.
+# mem: 256M
+check "a good policy loads" load_policy "protect type=protected_t"
+hash=$(sed -n 's/^policy_hash //p' $TRIAGE/stats)
+if load_policy "protect type=protected_t
+protec type=web_t"; then tap_fail "a malformed policy is rejected"; else tap_ok "a malformed policy is rejected"; fi
+check "dd reports EINVAL" grep -q "Invalid argument" /tmp/load.err
+check_eq "load_error names line, column and reason" "2:1: unknown keyword 'protec'" "$(cat $TRIAGE/load_error)"
+check "the kernel log names the reason" sh -c "dmesg | grep -q \"triage: policy rejected: 2:1: unknown keyword 'protec'\""
+check_eq "the old policy is still in force" "$hash" "$(sed -n 's/^policy_hash //p' $TRIAGE/stats)"
+check "policy reads back in canonical form" sh -c "grep -qx 'protect type=protected_t' $TRIAGE/policy"
+printf 'sacrifice type=web_t\n' >/tmp/p2
+if chpst -u 1000:1000 dd if=/tmp/p2 of=$TRIAGE/policy bs=64k 2>/tmp/unpriv.err; then
+	tap_fail "an unprivileged writer is refused"
+else
+	tap_ok "an unprivileged writer is refused"
+fi
+diag "$(cat /tmp/unpriv.err)"
+check_eq "and the old policy is still in force" "$hash" "$(sed -n 's/^policy_hash //p' $TRIAGE/stats)"
+echo permissive >$TRIAGE/mode
+check_eq "mode switches to permissive" permissive "$(cat $TRIAGE/mode)"
+if echo bogus >$TRIAGE/mode 2>/dev/null; then tap_fail "a bad mode is refused"; else tap_ok "a bad mode is refused"; fi
+check_eq "mode stays permissive" permissive "$(cat $TRIAGE/mode)"
