@@ -1,0 +1,33 @@
+# Every candidate protected: the policy's fallback decides, and the
+# kernel neither livelocks nor panics (fallback least-protected, then
+# classic); exec into another domain changes a task's verdict.
+# mem: 256M
+echo "triage classic" >/proc/sys/vm/oom_policy
+check "policy with fallback least-protected loads" load_policy "fallback least-protected
+protect type=protected_t
+protect type=web_t
+protect type=user_t
+sacrifice type=batch_t"
+cg=$(memcg allprot 64M)
+hog p1 protected_t "$cg" 30
+hog p2 web_t "$cg" 12
+start pusher user_t "$cg" tr-hog --mib 30 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
+tr-waitfile --timeout-ms 30000 /run/pusher.ready
+check_eq "fallback least-protected killed the largest protected task" killed:9 "$(status p1)"
+check_eq "the decision says fallback-least-protected" fallback-least-protected \
+	"$(decision_for p1 outcome)"
+check_eq "stats counts one fallback" 1 "$(sed -n 's/^fallbacks //p' $TRIAGE/stats)"
+stop_all
+
+# exec across domains: a web_t task that execs into batch_t becomes
+# sacrificial, and dies although it is the smallest
+cg=$(memcg exec 64M)
+hog big protected_t "$cg" 30
+start mover web_t "$cg" tr-run --name moved --type batch_t --results /run/results -- tr-hog --mib 4 --ready /run/moved.ready
+tr-waitfile --timeout-ms 10000 /run/moved.ready
+check_eq "after exec into batch_t the ranking puts it first" "$(pid_of moved)" "$(ranked_first)"
+start pusher2 user_t "$cg" tr-hog --mib 30 --step-mib 2 --step-ms 10 --ready /run/pusher2.ready
+tr-waitfile --timeout-ms 30000 /run/pusher2.ready
+check_eq "the task that exec'd into batch_t was sacrificed" killed:9 "$(status moved)"
+check "the protected large task survived" alive big
+stop_all
