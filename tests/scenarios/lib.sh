@@ -106,3 +106,9 @@ decision_for() {
 		NR == 1 { for (i = 2; i <= NF; i++) c[$i] = i; c["seq"] = 1; next }
 		$5 == pid { print $c[col] }' $TRIAGE/decisions | tail -n 1
 }
+
+# domain_of NAME: the SELinux type NAME runs (or ran) in
+domain_of() {
+	cut -d: -f3 "/proc/$(pid_of "$1")/attr/current" 2>/dev/null ||
+		context_of "$1" | cut -d: -f3
+}
