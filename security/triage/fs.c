@@ -211,7 +211,7 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 			triage_mode_name(triage_get_mode()));
 	len += scnprintf(text + len, size - len,
 			 "oom_events %ld\nprotected_skipped %ld\nsacrificed %ld\n"
-			 "adjusted %ld\nlabel_misses %ld\nfallbacks %ld\n"
+			 "adjusted %ld\nlabel_misses %ld\nfallbacks %ld\ngroup_kills %ld\n"
 			 "selection_ns_last %llu\nselection_ns_max %llu\n",
 			 atomic_long_read(&c->oom_events),
 			 atomic_long_read(&c->protected_skipped),
@@ -219,6 +219,7 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 			 atomic_long_read(&c->adjusted),
 			 atomic_long_read(&c->label_misses),
 			 atomic_long_read(&c->fallbacks),
+			 atomic_long_read(&c->group_kills),
 			 READ_ONCE(c->selection_ns_last),
 			 READ_ONCE(c->selection_ns_max));
 	for (i = 0; l && i < l->policy->nr_rules && i < rules; i++)
@@ -250,12 +251,6 @@ static const struct file_operations triage_ranking_fops = {
 	.llseek		= generic_file_llseek,
 };
 
-static const char *const triage_outcome_text[] = {
-	[TRIAGE_OUTCOME_KILLED] = "killed",
-	[TRIAGE_OUTCOME_WOULD_KILL] = "would-kill",
-	[TRIAGE_OUTCOME_FALLBACK_CLASSIC] = "fallback-classic",
-	[TRIAGE_OUTCOME_FALLBACK_LEAST_PROTECTED] = "fallback-least-protected",
-};
 
 static int triage_decisions_open(struct inode *inode, struct file *file)
 {
@@ -289,7 +284,7 @@ static int triage_decisions_open(struct inode *inode, struct file *file)
 				 triage_mode_name(d[i].mode),
 				 d[i].memcg ? "memcg" : "global", d[i].pid,
 				 d[i].points, triage_verdict_name(d[i].verdict),
-				 rule, triage_outcome_text[d[i].outcome],
+				 rule, triage_outcome_names[d[i].outcome],
 				 label ? label : "?", d[i].comm);
 		kfree(label);
 	}

@@ -16,6 +16,7 @@
 #include <linux/audit.h>
 #include <linux/binfmts.h>
 #include <linux/lsm_hooks.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/oom.h>
 #include <linux/oom_policy.h>
@@ -496,11 +497,12 @@ unsigned int triage_copy_decisions(struct triage_decision *out,
 	return n;
 }
 
-static const char *const triage_outcome_names[] = {
+const char *const triage_outcome_names[] = {
 	[TRIAGE_OUTCOME_KILLED] = "killed",
 	[TRIAGE_OUTCOME_WOULD_KILL] = "would-kill",
 	[TRIAGE_OUTCOME_FALLBACK_CLASSIC] = "fallback-classic",
 	[TRIAGE_OUTCOME_FALLBACK_LEAST_PROTECTED] = "fallback-least-protected",
+	[TRIAGE_OUTCOME_GROUP_KILLED] = "group-killed",
 };
 
 /* Audit records are allocations: they are written here, after the kill */
@@ -617,17 +619,69 @@ out:
 	return res;
 }
 
+struct triage_group {
+	const struct triage_loaded *l;
+	const struct oom_control *oc;
+	int rule;
+};
+
+/*
+ * A member of the victim's group: kill it too.  SIGKILL is sent without
+ * allocating (no siginfo is queued for it); the OOM killer itself kills
+ * the victim.
+ */
+static int triage_group_member(struct task_struct *p, void *arg)
+{
+	struct triage_group *g = arg;
+
+	if (same_thread_group(p, g->oc->chosen) || is_global_init(p) ||
+	    (p->flags & PF_KTHREAD) || !thread_group_leader(p) ||
+	    (g->l->policy->respect_score_adj &&
+	     p->signal->oom_score_adj == OOM_SCORE_ADJ_MIN))
+		return 0;
+	if (triage_cached_rule(p, g->l) != g->rule)
+		return 0;
+	do_send_sig_info(SIGKILL, SEND_SIG_PRIV, p, PIDTYPE_TGID);
+	atomic_long_inc(&triage_counters.group_kills);
+	triage_record(g->l, g->oc, p, 0, TRIAGE_OUTCOME_GROUP_KILLED);
+	return 0;
+}
+
+/* Kill every task of the victim's label group, within the OOM's scope */
+static void triage_kill_group(const struct triage_loaded *l,
+			      const struct oom_control *oc, int rule)
+{
+	struct triage_group g = { .l = l, .oc = oc, .rule = rule };
+	struct task_struct *p;
+
+	if (oc->memcg) {
+		mem_cgroup_scan_tasks(oc->memcg, triage_group_member, &g);
+		return;
+	}
+	rcu_read_lock();
+	for_each_process(p)
+		triage_group_member(p, &g);
+	rcu_read_unlock();
+}
+
 /* Told of every victim the chain chose, whichever policy chose it */
 static void triage_oom_policy_notify(const struct oom_control *oc)
 {
 	const struct triage_loaded *l = triage_oom_policy_locked();
+	enum triage_outcome outcome = triage_pending_outcome;
+	int rule;
 
 	if (!l)
 		return;
-	atomic_long_inc(&triage_counters.oom_events);
-	triage_record(l, oc, oc->chosen, oc->chosen_points,
-		      triage_pending_outcome);
 	triage_pending_outcome = TRIAGE_OUTCOME_KILLED;
+	atomic_long_inc(&triage_counters.oom_events);
+	triage_record(l, oc, oc->chosen, oc->chosen_points, outcome);
+
+	rule = triage_cached_rule(oc->chosen, l);
+	if (outcome == TRIAGE_OUTCOME_KILLED && rule >= 0 &&
+	    l->policy->rules[rule].verdict == TRIAGE_VERDICT_SACRIFICE &&
+	    l->policy->rules[rule].group && triage_applies())
+		triage_kill_group(l, oc, rule);
 }
 
 static struct oom_policy triage_oom_policy = {

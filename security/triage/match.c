@@ -20,9 +20,11 @@ struct triage_context {
 };
 
 /*
- * Split "user:role:type:range"; the range is everything after the third
- * colon and may contain colons itself ("s0-s0:c0.c3").  A label with
- * fewer than three colons is not an SELinux context.
+ * Split "user:role:type[:range]".  The range is everything after the third
+ * colon and may contain colons itself ("s0-s0:c0.c3"); without a third
+ * colon (an SELinux context without MLS) the range is empty, so no range
+ * rule matches.  A label with fewer than two colons is not an SELinux
+ * context.
  */
 static void triage_split(const char *label, struct triage_context *ctx)
 {
@@ -31,7 +33,7 @@ static void triage_split(const char *label, struct triage_context *ctx)
 	int i;
 
 	ctx->valid = false;
-	for (i = 0; i < TRIAGE_FIELD_RANGE; i++) {
+	for (i = 0; i < TRIAGE_FIELD_TYPE; i++) {
 		colon = strchr(s, ':');
 		if (!colon)
 			return;
@@ -39,8 +41,11 @@ static void triage_split(const char *label, struct triage_context *ctx)
 		ctx->len[i] = colon - s;
 		s = colon + 1;
 	}
-	ctx->field[TRIAGE_FIELD_RANGE] = s;
-	ctx->len[TRIAGE_FIELD_RANGE] = strlen(s);
+	colon = strchr(s, ':');
+	ctx->field[TRIAGE_FIELD_TYPE] = s;
+	ctx->len[TRIAGE_FIELD_TYPE] = colon ? (size_t)(colon - s) : strlen(s);
+	ctx->field[TRIAGE_FIELD_RANGE] = colon ? colon + 1 : s + strlen(s);
+	ctx->len[TRIAGE_FIELD_RANGE] = strlen(ctx->field[TRIAGE_FIELD_RANGE]);
 	ctx->valid = true;
 }
 
@@ -129,8 +134,9 @@ bool triage_glob_match(const char *pattern, const char *str)
  *
  * Every matcher of the rule must match.  user, role, type and range are
  * compared exactly with the fields of an SELinux context
- * "user:role:type:range"; a label with fewer than three colons matches
- * no rule that has one of these.  label is a glob over the whole label.
+ * "user:role:type[:range]"; a label with fewer than two colons matches
+ * no rule that has one of these, and a label without a range (two colons)
+ * matches no range rule.  label is a glob over the whole label.
  *
  * Return: true if @label matches @rule.
  */

@@ -50,6 +50,7 @@ enum triage_outcome {
 	TRIAGE_OUTCOME_WOULD_KILL,
 	TRIAGE_OUTCOME_FALLBACK_CLASSIC,
 	TRIAGE_OUTCOME_FALLBACK_LEAST_PROTECTED,
+	TRIAGE_OUTCOME_GROUP_KILLED,
 };
 
 /**
@@ -88,6 +89,7 @@ struct triage_decision {
  * @adjusted: candidates whose badness a rule adjusted
  * @label_misses: candidates whose verdict was not resolved for their label
  * @fallbacks: OOMs in which every candidate was protected
+ * @group_kills: tasks killed along with a victim of a group rule
  * @selection_ns_last: duration of the last triage selection
  * @selection_ns_max: longest triage selection
  */
@@ -98,12 +100,14 @@ struct triage_counters {
 	atomic_long_t adjusted;
 	atomic_long_t label_misses;
 	atomic_long_t fallbacks;
+	atomic_long_t group_kills;
 	u64 selection_ns_last;
 	u64 selection_ns_max;
 };
 
 extern struct triage_loaded __rcu *triage_active;
 extern struct triage_counters triage_counters;
+extern const char *const triage_outcome_names[];
 extern bool triage_enabled;
 
 enum triage_mode triage_get_mode(void);

@@ -510,12 +510,44 @@ static void test_match_fields(void **state)
 	assert_int_equal(triage_policy_match(p, "u:r:httpd_t:s0"), 3);
 	assert_int_equal(triage_policy_match(p, "u:r:httpd_t:s1:s0"), 4);
 	assert_int_equal(triage_policy_match(p, "u:r:httpd_t:s1"), -1);
-	/* fewer than three colons: not an SELinux context */
-	assert_int_equal(triage_policy_match(p, "system_u:sysadm_r:sshd_t"), -1);
+	/* fewer than two colons: not an SELinux context */
+	assert_int_equal(triage_policy_match(p, "system_u:sshd_t"), -1);
 	assert_int_equal(triage_policy_match(p, "sshd_t"), -1);
 	assert_int_equal(triage_policy_match(p, ""), -1);
 	assert_int_equal(triage_policy_match(p, NULL), -1);
 	assert_int_equal(triage_policy_match(NULL, "u:r:t:s0"), -1);
+	triage_policy_free(p);
+}
+
+/* A context without MLS (two colons) splits into user:role:type. */
+static void test_match_no_mls(void **state)
+{
+	struct triage_policy *p;
+
+	(void)state;
+	p = parse_ok("sacrifice type=sshd_t range=s0\n"      /* 0 */
+		     "protect user=system_u type=sshd_t\n"    /* 1 */
+		     "protect role=sysadm_r\n"                /* 2 */
+		     "adjust +1 type=web_t\n"                 /* 3 */
+		     "adjust +5 label=*\n");                  /* 4 */
+	/* the range rule cannot match: there is no range */
+	assert_int_equal(triage_policy_match(p, "system_u:system_r:sshd_t"), 1);
+	assert_int_equal(triage_policy_match(p, "system_u:system_r:sshd_t:s0"), 0);
+	assert_int_equal(triage_policy_match(p, "root:sysadm_r:sysadm_t"), 2);
+	assert_int_equal(triage_policy_match(p, "u:r:web_t"), 3);
+	/* the type ends at the end of the label, no prefix match */
+	assert_int_equal(triage_policy_match(p, "u:r:web_tt"), 4);
+	assert_int_equal(triage_policy_match(p, "u:r:web"), 4);
+	/* empty fields are fields */
+	assert_int_equal(triage_policy_match(p, "::web_t"), 3);
+	assert_int_equal(triage_policy_match(p, "u:r:"), 4);
+	/* a trailing colon gives an empty range, not a missing one */
+	assert_int_equal(triage_policy_match(p, "system_u:system_r:sshd_t:"), 1);
+	/* one colon: label rules only */
+	assert_int_equal(triage_policy_match(p, "sysadm_r:web_t"), 4);
+	assert_true(triage_rule_match(&p->rules[3], "a:b:web_t"));
+	assert_false(triage_rule_match(&p->rules[3], "b:web_t"));
+	assert_false(triage_rule_match(&p->rules[0], "a:b:sshd_t"));
 	triage_policy_free(p);
 }
 
@@ -828,6 +860,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_glob),
 		cmocka_unit_test(test_match_fields),
+		cmocka_unit_test(test_match_no_mls),
 		cmocka_unit_test(test_match_precedence),
 		cmocka_unit_test(test_match_other_lsms),
 		cmocka_unit_test(test_corpus_bad),

@@ -1,0 +1,24 @@
+# sacrifice ... group: when one task of the domain is chosen, every task
+# of that domain in the OOM's scope dies with it; other domains live.
+# mem: 256M
+echo "triage classic" >/proc/sys/vm/oom_policy
+check "group policy loads" load_policy "protect type=protected_t
+sacrifice type=batch_t group"
+cg=$(memcg group 96M)
+hog db protected_t "$cg" 30
+hog b1 batch_t "$cg" 6
+hog b2 batch_t "$cg" 6
+hog b3 batch_t "$cg" 6
+hog web web_t "$cg" 12
+start pusher user_t "$cg" tr-hog --mib 40 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
+tr-waitfile --timeout-ms 30000 /run/pusher.ready
+for b in b1 b2 b3; do
+	check_eq "$b (batch_t) died with its group" killed:9 "$(status $b)"
+done
+check "db (protected_t) survived" alive db
+check "web (web_t) survived" alive web
+check_eq "one OOM kill in memory.events (the others went with it)" 1 "$(memcg_event "$cg" oom_kill)"
+check_eq "stats counts two group kills" 2 "$(sed -n 's/^group_kills //p' $TRIAGE/stats)"
+check_eq "decisions lists the group kills" 2 \
+	"$(awk -F'\t' '$9 == "group-killed"' $TRIAGE/decisions | wc -l | tr -d ' ')"
+stop_all
