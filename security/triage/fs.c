@@ -251,7 +251,6 @@ static const struct file_operations triage_ranking_fops = {
 	.llseek		= generic_file_llseek,
 };
 
-
 static int triage_decisions_open(struct inode *inode, struct file *file)
 {
 	struct triage_decision *d;
