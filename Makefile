@@ -19,7 +19,7 @@ kernel: deps
 	@scripts/kernel-tree
 	@scripts/kernel-build test base test
 
-initramfs: deps
+initramfs: deps userspace
 	@scripts/initramfs
 
 userspace: deps

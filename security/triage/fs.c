@@ -212,6 +212,7 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 	len += scnprintf(text + len, size - len,
 			 "oom_events %ld\nprotected_skipped %ld\nsacrificed %ld\n"
 			 "adjusted %ld\nlabel_misses %ld\nfallbacks %ld\ngroup_kills %ld\n"
+			 "resolved_tasks %u\nunlabelled_tasks %u\n"
 			 "selection_ns_last %llu\nselection_ns_max %llu\n",
 			 atomic_long_read(&c->oom_events),
 			 atomic_long_read(&c->protected_skipped),
@@ -220,6 +221,8 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 			 atomic_long_read(&c->label_misses),
 			 atomic_long_read(&c->fallbacks),
 			 atomic_long_read(&c->group_kills),
+			 READ_ONCE(c->resolved_tasks),
+			 READ_ONCE(c->unlabelled_tasks),
 			 READ_ONCE(c->selection_ns_last),
 			 READ_ONCE(c->selection_ns_max));
 	for (i = 0; l && i < l->policy->nr_rules && i < rules; i++)

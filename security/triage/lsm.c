@@ -166,8 +166,8 @@ static void triage_resolve_task(struct task_struct *p,
  */
 static void triage_resolve_all(const struct triage_loaded *l)
 {
+	unsigned int n = 0, cap, i, tasks = 0, unlabelled = 0;
 	struct task_struct *g, *t;
-	unsigned int n = 0, cap, i;
 	u32 *secids;
 	int *rules;
 
@@ -195,6 +195,9 @@ static void triage_resolve_all(const struct triage_loaded *l)
 	for_each_process_thread(g, t) {
 		u32 secid = triage_task_secid(t);
 
+		tasks++;
+		if (!secid)
+			unlabelled++;
 		for (i = 0; i < n && secids[i] != secid; i++)
 			;
 		if (i < n)
@@ -202,6 +205,10 @@ static void triage_resolve_all(const struct triage_loaded *l)
 				   triage_pack(secid, l->generation, rules[i]));
 	}
 	rcu_read_unlock();
+	WRITE_ONCE(triage_counters.resolved_tasks, tasks);
+	WRITE_ONCE(triage_counters.unlabelled_tasks, unlabelled);
+	if (tasks && unlabelled == tasks)
+		pr_warn_once("no LSM labels tasks: only label= rules matching the empty label apply\n");
 out:
 	kvfree(secids);
 	kvfree(rules);

@@ -315,7 +315,7 @@ static const struct triage_match_case triage_match_cases[] = {
 	{ "system_u:system_r:sshd_t:s0", 1 },
 	{ "system_u:system_r:init_t:s0", 2 },
 	{ "system_u:object_r:init_t:s0", 6 },
-	{ "system_u:system_r:sshd_t", 6 },	/* not a context: label only */
+	{ "system_u:system_r:sshd_t", 1 },	/* no MLS: empty range */
 	{ "/snap/firefox/42/firefox", 3 },
 	{ "/usr/sbin/sshd", 4 },
 	{ "_", 5 },

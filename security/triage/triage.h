@@ -90,6 +90,9 @@ struct triage_decision {
  * @label_misses: candidates whose verdict was not resolved for their label
  * @fallbacks: OOMs in which every candidate was protected
  * @group_kills: tasks killed along with a victim of a group rule
+ * @unlabelled_tasks: tasks without a label at the last full resolution;
+ *	all of them means no major LSM labels tasks
+ * @resolved_tasks: tasks seen at the last full resolution
  * @selection_ns_last: duration of the last triage selection
  * @selection_ns_max: longest triage selection
  */
@@ -101,6 +104,8 @@ struct triage_counters {
 	atomic_long_t label_misses;
 	atomic_long_t fallbacks;
 	atomic_long_t group_kills;
+	unsigned int unlabelled_tasks;
+	unsigned int resolved_tasks;
 	u64 selection_ns_last;
 	u64 selection_ns_max;
 };

@@ -1,0 +1,38 @@
+# The admin's loop with triagectl against the real kernel: check, load,
+# status, rank, explain, log, test; a refused load leaves the old policy.
+# mem: 256M
+echo "triage classic" >/proc/sys/vm/oom_policy
+printf 'protect type=protected_t\nsacrifice type=batch_t\n' >/tmp/site.policy
+printf 'protect type=protected_tt\n' >/tmp/bad.policy
+check "check accepts a good policy against the loaded SELinux policy" triagectl check /tmp/site.policy
+triagectl check /tmp/bad.policy >/tmp/check.out 2>&1
+check_eq "check rejects an unknown type with exit 1" 1 "$?"
+check "and suggests the near name" grep -q "unknown SELinux type 'protected_tt' (did you mean 'protected_t'?)" /tmp/check.out
+diag "$(cat /tmp/check.out)"
+check "load puts the policy in force" sh -c 'triagectl load /tmp/site.policy >/tmp/load.out 2>&1'
+diag "$(cat /tmp/load.out)"
+hash=$(sed -n 's/^policy_hash //p' $TRIAGE/stats)
+check "load prints the kernel's policy hash" grep -q "$hash" /tmp/load.out
+if triagectl load /tmp/bad.policy >/tmp/load2.out 2>&1; then tap_fail "a bad load is refused"; else tap_ok "a bad load is refused"; fi
+check_eq "and the old policy stays in force" "$hash" "$(sed -n 's/^policy_hash //p' $TRIAGE/stats)"
+check "status shows the mode and hash" sh -c "triagectl status | grep -q enforce && triagectl status | grep -q $hash"
+
+cg=$(memcg ctl 64M)
+hog db protected_t "$cg" 30
+hog batch batch_t "$cg" 6
+triagectl rank >/tmp/rank.out
+diag "$(cat /tmp/rank.out)"
+check "rank puts the batch job first" sh -c "sed -n 2p /tmp/rank.out | grep -qw $(pid_of batch)"
+triagectl explain "$(pid_of db)" >/tmp/explain.out
+diag "$(cat /tmp/explain.out)"
+check "explain shows db protected by rule 1" sh -c 'grep -q protect /tmp/explain.out && grep -q "rule 1" /tmp/explain.out'
+printf 'never type=protected_t\ndies-first type=batch_t\nbefore type=batch_t < type=protected_t\n' >/tmp/conf.scenario
+check "test: the conformance scenario passes (TAP)" sh -c 'triagectl test /tmp/conf.scenario >/tmp/test.out'
+diag "$(cat /tmp/test.out)"
+start pusher user_t "$cg" tr-hog --mib 34 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
+tr-waitfile --timeout-ms 30000 /run/pusher.ready
+check_eq "the OOM killed the batch job" killed:9 "$(status batch)"
+triagectl log >/tmp/log.out
+diag "$(cat /tmp/log.out)"
+check "log shows the decision" grep -qw "$(pid_of batch)" /tmp/log.out
+stop_all

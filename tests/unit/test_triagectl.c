@@ -1,0 +1,940 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for triagectl (userspace/src): the checker against the
+ * SELinux test policy (policy/selinux), and every command run whole
+ * against a fake securityfs directory written in the format of
+ * docs/securityfs.md.
+ */
+#define _GNU_SOURCE
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <glob.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "triagectl.h"
+
+#ifndef TRIAGE_TEST_SELINUX
+#error "build with -DTRIAGE_TEST_SELINUX=\"/path/to/triage-test.bin\""
+#endif
+#ifndef TRIAGE_EXAMPLES_DIR
+#error "build with -DTRIAGE_EXAMPLES_DIR=\"/path/to/policy/examples\""
+#endif
+#ifndef TRIAGE_REFPOLICY
+#define TRIAGE_REFPOLICY "/etc/selinux/default/policy/policy.33"
+#endif
+
+/* --------------------------------------------------------------- helpers */
+
+struct fake {
+	char dir[64];		/* the fake securityfs triage directory */
+	char proc[96];		/* a fake /proc */
+	char file[96];		/* a scratch policy file */
+};
+
+struct run {
+	int rc;
+	char *out, *err;
+};
+
+static int fake_errno;		/* the refusal the fake write returns */
+
+static ssize_t fake_refuse(int fd, const void *buf, size_t len)
+{
+	(void)fd;
+	(void)buf;
+	(void)len;
+	errno = fake_errno;
+	return -1;
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static char *get(const char *dir, const char *name)
+{
+	char path[256];
+	char *t;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	t = tc_read_file(path, 1 << 20, NULL);
+	assert_non_null(t);
+	return t;
+}
+
+static const char active_policy[] =
+	"mode enforce\n"
+	"fallback panic\n"
+	"oom-score-adj override\n"
+	"protect type=protected_t\n"
+	"sacrifice type=batch_t rank=900 group\n"
+	"adjust -300 type=web_t\n";
+
+static const char stats_text[] =
+	"policy_generation 3\n"
+	"policy_hash 9f1c0e1d2a3b4c5d\n"
+	"policy_load_time 1764748800\n"
+	"policy_rules 3\n"
+	"mode enforce\n"
+	"oom_events 12\n"
+	"protected_skipped 30\n"
+	"sacrificed 9\n"
+	"adjusted 4\n"
+	"label_misses 0\n"
+	"fallbacks 1\n"
+	"selection_ns_last 81234\n"
+	"selection_ns_max 120000\n"
+	"rule 1 hits 5\n"
+	"rule 2 hits 9\n"
+	"rule 3 hits 4\n";
+
+static const char ranking_text[] =
+	"# rank\tpid\tpoints\tverdict\trule\tlabel\tcomm\n"
+	"1\t211\t2147483\tsacrifice\t2\tsystem_u:system_r:batch_t:s0\ttr-hog\n"
+	"2\t205\t10412\tadjust\t3\tsystem_u:system_r:web_t:s0\ttr-hog\n"
+	"3\t1\t112\tnone\t-\tsystem_u:system_r:init_t:s0\tinit\n"
+	"-\t198\t-\tprotect\t1\tsystem_u:system_r:protected_t:s0\ttr-hog\n";
+
+static const char decisions_text[] =
+	"# seq\ttime\tmode\tscope\tpid\tpoints\tverdict\trule\toutcome\tlabel\tcomm\n"
+	"16\t1764748790.000000001\tpermissive\tglobal\t205\t10412\tadjust\t3\twould-kill\tsystem_u:system_r:web_t:s0\ttr-hog\n"
+	"17\t1764748800.123456789\tenforce\tmemcg\t211\t2147483\tsacrifice\t2\tkilled\tsystem_u:system_r:batch_t:s0\ttr-hog\n";
+
+static void put_proc(struct fake *f, const char *pid, const char *label,
+		     size_t label_len, const char *comm)
+{
+	char path[160];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s/attr", f->proc, pid);
+	assert_int_equal(mkdir(path, 0755) == 0 || errno == EEXIST, 1);
+	strcat(path, "/current");
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(label, 1, label_len, fp), label_len);
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/%s", f->proc, pid);
+	put(path, "comm", comm);
+}
+
+static int setup(void **state)
+{
+	struct fake *f = calloc(1, sizeof(*f));
+	char path[160];
+
+	assert_non_null(f);
+	strcpy(f->dir, "/tmp/triagectl-test.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	put(f->dir, "policy", active_policy);
+	put(f->dir, "load_error", "");
+	put(f->dir, "mode", "enforce\n");
+	put(f->dir, "stats", stats_text);
+	put(f->dir, "ranking", ranking_text);
+	put(f->dir, "decisions", decisions_text);
+	snprintf(f->proc, sizeof(f->proc), "%s/proc", f->dir);
+	assert_int_equal(mkdir(f->proc, 0755), 0);
+	snprintf(f->file, sizeof(f->file), "%s/in.policy", f->dir);
+	snprintf(path, sizeof(path), "%s/211", f->proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/198", f->proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/300", f->proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	/* SELinux's attr/current ends in a NUL */
+	put_proc(f, "211", "system_u:system_r:batch_t:s0", 29, "tr-hog\n");
+	put_proc(f, "198", "system_u:system_r:protected_t:s0\n", 33, "tr-hog\n");
+	put_proc(f, "300", "user_u:user_r:user_t:s0", 23, "bash\n");
+	*state = f;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fake *f = *state;
+
+	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+/* Run triagectl ARGS... (NULL-terminated) against the fake directory. */
+static struct run run_with(struct fake *f,
+			   ssize_t (*wr)(int, const void *, size_t), ...)
+{
+	char *argv[32], *obuf = NULL, *ebuf = NULL;
+	size_t olen = 0, elen = 0;
+	struct tc_ctx ctx = { 0 };
+	struct run r;
+	int argc = 0;
+	va_list ap;
+
+	argv[argc++] = "triagectl";
+	va_start(ap, wr);
+	while ((argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	ctx.out = open_memstream(&obuf, &olen);
+	ctx.err = open_memstream(&ebuf, &elen);
+	ctx.root = f ? f->dir : "/nonexistent";
+	ctx.proc = f ? f->proc : "/nonexistent";
+	ctx.write_policy = wr ? wr : write;
+	ctx.follow_ms = 1;
+	ctx.follow_polls = 2;
+	r.rc = tc_main(&ctx, argc, argv);
+	fclose(ctx.out);
+	fclose(ctx.err);
+	r.out = obuf;
+	r.err = ebuf;
+	return r;
+}
+
+#define run(f, ...) run_with(f, NULL, __VA_ARGS__, NULL)
+
+static void run_free(struct run *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+#define assert_contains(hay, needle) do {				\
+	if (!strstr((hay), (needle)))					\
+		fail_msg("expected to find\n  %s\nin\n%s", (needle), (hay)); \
+} while (0)
+
+#define assert_not_contains(hay, needle) do {				\
+	if (strstr((hay), (needle)))					\
+		fail_msg("did not expect\n  %s\nin\n%s", (needle), (hay)); \
+} while (0)
+
+/* Check a policy text against the test SELinux policy. */
+static struct run check(struct fake *f, const char *text)
+{
+	put(f->dir, "in.policy", text);
+	return run(f, "check", f->file, "--selinux-policy",
+		   TRIAGE_TEST_SELINUX);
+}
+
+static void expect_diag(struct fake *f, const char *text, int rc,
+			const char *diag)
+{
+	struct run r = check(f, text);
+	char want[600];
+
+	snprintf(want, sizeof(want), "%s:%s\n", f->file, diag);
+	assert_contains(r.err, want);
+	assert_int_equal(r.rc, rc);
+	run_free(&r);
+}
+
+/* ---------------------------------------------------------------- check */
+
+static void test_check_ok(void **state)
+{
+	struct fake *f = *state;
+	struct run r = check(f,
+		"mode enforce\n"
+		"protect type=init_t\n"
+		"protect user=system_u role=system_r type=protected_t range=s0\n"
+		"sacrifice type=batch_t rank=900 group\n"
+		"sacrifice user=user_u role=user_r type=user_t\n"
+		"adjust +200 label=/usr/bin/firefox\n"
+		"adjust -100 type=web_t\n");
+
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	assert_contains(r.out, "in.policy: ok, 6 rules, 0 warnings\n");
+	run_free(&r);
+}
+
+static void test_check_unknown_type_suggestion(void **state)
+{
+	struct fake *f = *state;
+
+	expect_diag(f, "protect type=init_t\nsacrifice type=batch_tt\n", 1,
+		    "2:16: error: unknown SELinux type 'batch_tt' (did you mean 'batch_t'?)");
+	/* nothing near: no suggestion */
+	expect_diag(f, "protect type=sshd_t\n", 1,
+		    "1:14: error: unknown SELinux type 'sshd_t'");
+	/* the column follows continuations, quotes and tabs */
+	expect_diag(f, "protect \\\n\tuser=system_u type=\"web_tt\"\n", 1,
+		    "2:21: error: unknown SELinux type 'web_tt' (did you mean 'web_t'?)");
+}
+
+static void test_check_unknown_user_role_range(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	expect_diag(f, "protect user=sytem_u\n", 1,
+		    "1:14: error: unknown SELinux user 'sytem_u' (did you mean 'system_u'?)");
+	expect_diag(f, "protect role=user_rr\n", 1,
+		    "1:14: error: unknown SELinux role 'user_rr' (did you mean 'user_r'?)");
+	expect_diag(f, "protect type=init_t range=s9\n", 1,
+		    "1:27: error: invalid SELinux range 's9'");
+	expect_diag(f, "protect type=init_t range=s0:c99\n", 1,
+		    "1:27: error: invalid SELinux range 's0:c99'");
+	expect_diag(f, "protect type=domain\n", 1,
+		    "1:14: error: 'domain' is an SELinux type attribute, not a type: a label never shows it");
+	/* every error is reported, in order, and counted */
+	r = check(f, "protect type=a_t\nprotect type=b_t\n");
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "in.policy: 2 errors, 0 warnings\n");
+	assert_true(strstr(r.err, "a_t") < strstr(r.err, "b_t"));
+	run_free(&r);
+}
+
+static void test_check_syntax_error(void **state)
+{
+	struct fake *f = *state;
+
+	expect_diag(f, "protect type=init_t\nprotec type=web_t\n", 1,
+		    "2:1: error: unknown keyword 'protec'");
+	expect_diag(f, "sacrifice type=batch_t rank=2000\n", 1,
+		    "1:29: error: rank out of range 0..1000");
+}
+
+static void test_check_shadowing(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	expect_diag(f, "protect type=web_t\nsacrifice type=web_t rank=5\n", 0,
+		    "2:1: warning: rule never decides: the rule on line 1 ('protect type=web_t') matches every label it matches");
+	/* an earlier rule with a subset of the matchers */
+	expect_diag(f, "protect role=system_r\n\n  adjust +1 user=system_u role=system_r type=web_t\n",
+		    0,
+		    "3:3: warning: rule never decides: the rule on line 1 ('protect role=system_r') matches every label it matches");
+	/* label=* covers everything */
+	expect_diag(f, "adjust +1 label=*\nprotect type=init_t\n", 0,
+		    "2:1: warning: rule never decides: the rule on line 1 ('adjust +1 label=*') matches every label it matches");
+	/* a literal label is covered by a rule that matches it */
+	expect_diag(f, "protect type=web_t\nprotect label=system_u:system_r:web_t:s0\n", 0,
+		    "2:1: warning: rule never decides: the rule on line 1 ('protect type=web_t') matches every label it matches");
+	/* more specific first: no warning */
+	r = check(f, "protect type=web_t range=s0\nsacrifice type=web_t\n"
+		     "adjust +1 label=/usr/bin/*\nadjust +2 label=/usr/*\n");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	run_free(&r);
+}
+
+static void test_check_never_matches(void **state)
+{
+	struct fake *f = *state;
+
+	expect_diag(f, "protect role=user_r type=web_t\n", 0,
+		    "1:1: warning: rule never matches: SELinux role 'user_r' may not have type 'web_t'");
+	expect_diag(f, "protect user=user_u role=system_r\n", 0,
+		    "1:1: warning: rule never matches: SELinux user 'user_u' may not have role 'system_r'");
+	expect_diag(f, "protect type=unlabeled_t\n", 0,
+		    "1:1: warning: rule never matches: no SELinux role may have type 'unlabeled_t'");
+	expect_diag(f, "protect user=user_u type=web_t\n", 0,
+		    "1:1: warning: rule never matches: no role of SELinux user 'user_u' may have type 'web_t'");
+	expect_diag(f, "protect type=web_t range=s0-s0\n", 0,
+		    "1:26: warning: rule never matches: labels show the range 's0-s0' as 's0'");
+	expect_diag(f, "protect type=init_t label=system_u:system_r:web_t:s0\n", 0,
+		    "1:1: warning: rule never matches: label=system_u:system_r:web_t:s0 is not a context with the rule's user, role, type and range");
+}
+
+static void test_check_no_selinux(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	put(f->dir, "in.policy", "protect type=sshd_tt\nprotect type=sshd_tt\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	/* names are not checked, but shadowing still is */
+	assert_not_contains(r.err, "unknown");
+	assert_contains(r.err, "2:1: warning: rule never decides");
+	run_free(&r);
+
+	r = run(f, "check", f->file, "--selinux-policy", "/nonexistent.bin");
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "cannot read SELinux policy /nonexistent.bin: No such file or directory");
+	run_free(&r);
+
+	r = run(f, "check", f->file, "--selinux-policy", f->file);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "not a valid SELinux binary policy");
+	run_free(&r);
+}
+
+static void test_check_json(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	put(f->dir, "in.policy", "protect type=web_tt\n");
+	r = run(f, "--json", "check", f->file, "--selinux-policy",
+		TRIAGE_TEST_SELINUX);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.out, "\"ok\":false,\"rules\":1,\"errors\":1,\"warnings\":0,"
+			"\"diagnostics\":[{\"line\":1,\"column\":14,\"severity\":\"error\","
+			"\"message\":\"unknown SELinux type 'web_tt' (did you mean 'web_t'?)\"}]}\n");
+	run_free(&r);
+}
+
+static void test_usage(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	r = run(f, "check");
+	assert_int_equal(r.rc, 2);
+	assert_contains(r.err, "usage: triagectl check FILE");
+	run_free(&r);
+	r = run(f, "check", "a", "b");
+	assert_int_equal(r.rc, 2);
+	run_free(&r);
+	r = run(f, "check", "a", "--bogus");
+	assert_int_equal(r.rc, 2);
+	assert_contains(r.err, "unknown option '--bogus'");
+	run_free(&r);
+	r = run(f, "check", "--selinux-policy");
+	assert_int_equal(r.rc, 2);
+	assert_contains(r.err, "needs a value");
+	run_free(&r);
+	r = run(f, "frobnicate");
+	assert_int_equal(r.rc, 2);
+	run_free(&r);
+	r = run_with(f, NULL, NULL);
+	assert_int_equal(r.rc, 2);
+	run_free(&r);
+	r = run(f, "mode", "lenient");
+	assert_int_equal(r.rc, 2);
+	run_free(&r);
+	r = run(f, "explain", "abc");
+	assert_int_equal(r.rc, 2);
+	run_free(&r);
+	{
+		static const char *const cmds[] = {
+			"check", "load", "status", "mode", "rank", "explain",
+			"log", "test",
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+			r = run(f, cmds[i], "--help");
+			assert_int_equal(r.rc, 0);
+			assert_contains(r.out, "usage: triagectl ");
+			assert_contains(r.out, "--root DIR");
+			assert_contains(r.out, cmds[i]);
+			run_free(&r);
+		}
+	}
+	r = run(f, "--help");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "triagectl explain PID");
+	run_free(&r);
+	r = run(f, "check", "/nonexistent.policy", "--no-selinux");
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "cannot read /nonexistent.policy: No such file or directory");
+	run_free(&r);
+}
+
+static void test_rule_covers(void **state)
+{
+	static const struct {
+		const char *a, *b;
+		bool covers;
+	} cases[] = {
+		{ "type=x", "type=x", true },
+		{ "type=x", "type=x range=s0", true },
+		{ "type=x range=s0", "type=x", false },
+		{ "user=u type=x", "type=x", false },
+		{ "label=*", "type=x", true },
+		{ "label=**", "label=/a/*", true },
+		{ "label=/a/*", "label=/a/*", true },
+		{ "label=/a/*", "label=/a/b", true },
+		{ "label=/a/*", "label=/b/*", false },
+		{ "label=/a/*", "type=x", false },
+		{ "type=x", "label=u:r:x:s0", true },
+		{ "type=x", "label=u:r:x", true },
+		{ "type=x", "label=u:r:y:s0", false },
+		{ "range=s0", "label=u:r:x", false },
+		{ "label=\"a\\\\*\"", "label=a*", false },
+		{ "label=\"a\\\\*\"", "label=\"a\\\\*\"", true },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct triage_policy *a = NULL, *b = NULL;
+		struct triage_parse_error err;
+		char ta[128], tb[128];
+
+		snprintf(ta, sizeof(ta), "protect %s\n", cases[i].a);
+		snprintf(tb, sizeof(tb), "protect %s\n", cases[i].b);
+		assert_int_equal(triage_policy_parse(ta, strlen(ta), &a, &err), 0);
+		assert_int_equal(triage_policy_parse(tb, strlen(tb), &b, &err), 0);
+		if (tc_rule_covers(&a->rules[0], &b->rules[0]) != cases[i].covers)
+			fail_msg("'%s' covers '%s': expected %d", cases[i].a,
+				 cases[i].b, cases[i].covers);
+		triage_policy_free(a);
+		triage_policy_free(b);
+	}
+}
+
+static void test_edit_distance(void **state)
+{
+	(void)state;
+	assert_int_equal(tc_edit_distance("", ""), 0);
+	assert_int_equal(tc_edit_distance("sshd_t", "sshd_t"), 0);
+	assert_int_equal(tc_edit_distance("sshd_tt", "sshd_t"), 1);
+	assert_int_equal(tc_edit_distance("sytem_r", "system_r"), 1);
+	assert_int_equal(tc_edit_distance("kitten", "sitting"), 3);
+	assert_int_equal(tc_edit_distance("", "abc"), 3);
+}
+
+/* ----------------------------------------------------------------- load */
+
+static void test_load_diff(void **state)
+{
+	struct fake *f = *state;
+	static const char newp[] =
+		"# the new policy\n"
+		"mode permissive\n"
+		"fallback panic\n"
+		"protect type=protected_t\n"
+		"sacrifice type=batch_t   rank=900 group  # same rule, other layout\n"
+		"protect type=init_t\n";
+	struct run r;
+	char *now;
+
+	put(f->dir, "in.policy", newp);
+	r = run(f, "load", f->file, "--selinux-policy", TRIAGE_TEST_SELINUX);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	assert_contains(r.out, "loaded ");
+	assert_contains(r.out, "in.policy: 3 rules, hash 9f1c0e1d2a3b4c5d, generation 3\n"
+			"  ~ mode permissive (was: mode enforce)\n"
+			"  - adjust -300 type=web_t\n"
+			"  + protect type=init_t\n");
+	assert_not_contains(r.out, "batch_t");
+	/* the whole file, as it is, in one write */
+	now = get(f->dir, "policy");
+	assert_string_equal(now, newp);
+	free(now);
+	run_free(&r);
+
+	/* loading the same policy again: no change */
+	r = run(f, "load", f->file, "--no-selinux", "--json");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "{\"loaded\":true,");
+	assert_contains(r.out, "\"hash\":\"9f1c0e1d2a3b4c5d\",\"generation\":3,");
+	assert_contains(r.out, "\"settings\":{},\"added\":[],\"removed\":[],\"reordered\":false}");
+	run_free(&r);
+
+	/* a reordering is reported: first match wins */
+	put(f->dir, "in.policy", "mode permissive\nfallback panic\nprotect type=init_t\n"
+		"protect type=protected_t\nsacrifice type=batch_t rank=900 group\n");
+	r = run(f, "load", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "  rules reordered");
+	run_free(&r);
+}
+
+static void test_load_refused(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+	char *now;
+
+	put(f->dir, "in.policy", "protect type=init_t\n");
+	put(f->dir, "load_error", "3:7: unknown keyword 'protec'\n");
+	fake_errno = EINVAL;
+	r = run_with(f, fake_refuse, "load", f->file, "--no-selinux", NULL);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "in.policy:3:7: error: unknown keyword 'protec' (refused by the kernel)\n");
+	assert_string_equal(r.out, "");
+	run_free(&r);
+
+	fake_errno = EPERM;
+	r = run_with(f, fake_refuse, "load", f->file, "--no-selinux", NULL);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "the kernel refused the policy: Operation not permitted (loading needs CAP_MAC_ADMIN)");
+	run_free(&r);
+
+	fake_errno = E2BIG;
+	r = run_with(f, fake_refuse, "load", f->file, "--no-selinux", NULL);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "larger than 64 KiB");
+	run_free(&r);
+
+	/* the old policy stays */
+	now = get(f->dir, "policy");
+	assert_string_equal(now, active_policy);
+	free(now);
+}
+
+static void test_load_check_errors(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+	char *now;
+
+	/* an unknown type stops the load ... */
+	put(f->dir, "in.policy", "protect type=sshd_tt\n");
+	r = run(f, "load", f->file, "--selinux-policy", TRIAGE_TEST_SELINUX);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "1:14: error: unknown SELinux type 'sshd_tt'");
+	assert_contains(r.err, "in.policy: not loaded: 1 error (--force loads despite SELinux name errors)\n");
+	now = get(f->dir, "policy");
+	assert_string_equal(now, active_policy);
+	free(now);
+	run_free(&r);
+
+	/* ... unless forced */
+	r = run(f, "load", f->file, "--force", "--selinux-policy",
+		TRIAGE_TEST_SELINUX);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "  + protect type=sshd_tt\n");
+	now = get(f->dir, "policy");
+	assert_string_equal(now, "protect type=sshd_tt\n");
+	free(now);
+	run_free(&r);
+
+	/* a syntax error is never forced */
+	put(f->dir, "in.policy", "protect type=init_t\nmode lax\n");
+	r = run(f, "load", f->file, "--force", "--no-selinux");
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "in.policy:2:6: error: invalid mode 'lax' (enforce or permissive)\n");
+	assert_contains(r.err, "in.policy: not loaded: 1 error\n");
+	run_free(&r);
+
+	/* no securityfs */
+	r = run(NULL, "load", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 1);
+	run_free(&r);
+}
+
+/* ----------------------------------------------------- status, mode, rank */
+
+static void test_status(void **state)
+{
+	struct fake *f = *state;
+	struct run r = run(f, "status");
+
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "mode                 enforce\n");
+	assert_contains(r.out, "policy hash          9f1c0e1d2a3b4c5d\n");
+	assert_contains(r.out, "policy loaded        2025-12-03 08:00:00 UTC (1764748800)\n");
+	assert_contains(r.out, "OOM events           12\n");
+	assert_contains(r.out, "rule hits:\n"
+			"     1         5  protect type=protected_t\n"
+			"     2         9  sacrifice type=batch_t rank=900 group\n");
+	run_free(&r);
+
+	r = run(f, "status", "--json");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "{\"policy_generation\":3,\"policy_hash\":\"9f1c0e1d2a3b4c5d\",");
+	assert_contains(r.out, "\"mode\":\"enforce\",");
+	assert_contains(r.out, "\"rule_3_hits\":4}\n");
+	run_free(&r);
+
+	r = run(NULL, "status");
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "cannot read /nonexistent/stats: No such file or directory (is the triage LSM enabled?");
+	run_free(&r);
+}
+
+static void test_mode(void **state)
+{
+	struct fake *f = *state;
+	struct run r = run(f, "mode");
+	char *now;
+
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "enforce\n");
+	run_free(&r);
+	r = run(f, "mode", "permissive");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "mode permissive (was enforce)\n");
+	now = get(f->dir, "mode");
+	assert_string_equal(now, "permissive");
+	free(now);
+	run_free(&r);
+	r = run(f, "mode", "--json");
+	assert_string_equal(r.out, "{\"mode\":\"permissive\"}\n");
+	run_free(&r);
+}
+
+static void test_rank(void **state)
+{
+	struct fake *f = *state;
+	struct run r = run(f, "rank");
+
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out,
+		"RANK  PID  POINTS   VERDICT    RULE  COMM    LABEL                             WHY\n"
+		"1     211  2147483  sacrifice  2     tr-hog  system_u:system_r:batch_t:s0      sacrifice type=batch_t rank=900 group\n"
+		"2     205  10412    adjust     3     tr-hog  system_u:system_r:web_t:s0        adjust -300 type=web_t\n"
+		"3     1    112      none       -     init    system_u:system_r:init_t:s0       no rule matches\n"
+		"-     198  -        protect    1     tr-hog  system_u:system_r:protected_t:s0  protect type=protected_t\n");
+	run_free(&r);
+
+	r = run(f, "rank", "--json");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "[{\"rank\":1,\"pid\":211,\"points\":2147483,\"verdict\":\"sacrifice\",\"rule\":2,"
+			"\"label\":\"system_u:system_r:batch_t:s0\",\"comm\":\"tr-hog\","
+			"\"why\":\"sacrifice type=batch_t rank=900 group\"},\n");
+	assert_contains(r.out, "{\"rank\":null,\"pid\":198,\"points\":null,");
+	run_free(&r);
+
+	put(f->dir, "ranking", "# rank\tpid\tpoints\tverdict\trule\tlabel\tcomm\n");
+	r = run(f, "rank");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "(no candidates)\n");
+	run_free(&r);
+	put(f->dir, "ranking", "garbage\n");
+	r = run(f, "rank");
+	assert_int_equal(r.rc, 1);
+	run_free(&r);
+}
+
+/* -------------------------------------------------------------- explain */
+
+static void test_explain(void **state)
+{
+	struct fake *f = *state;
+	struct run r = run(f, "explain", "211");
+
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out,
+		"pid      211 (tr-hog)\n"
+		"label    system_u:system_r:batch_t:s0\n"
+		"rule     2: sacrifice type=batch_t rank=900 group\n"
+		"verdict  sacrifice\n"
+		"ranking  1 of 4 (dies first), 2147483 points\n"
+		"change   rule 2 sacrifices it; to protect it, put `protect type=batch_t` before that rule\n");
+	run_free(&r);
+
+	r = run(f, "explain", "198");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "label    system_u:system_r:protected_t:s0\n");
+	assert_contains(r.out, "verdict  protect\n");
+	assert_contains(r.out, "ranking  protected: never chosen");
+	run_free(&r);
+
+	/* no rule: what to add */
+	r = run(f, "explain", "300");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "rule     none matches\n");
+	assert_contains(r.out, "ranking  not a candidate");
+	assert_contains(r.out, "change   no rule matches, so the kernel's usual badness decides; "
+			"add `protect type=user_t` to protect it, or `sacrifice type=user_t` to make it die first\n");
+	run_free(&r);
+
+	r = run(f, "explain", "211", "--json");
+	assert_contains(r.out, "{\"pid\":211,\"comm\":\"tr-hog\",\"label\":\"system_u:system_r:batch_t:s0\","
+			"\"rule\":2,\"rule_text\":\"sacrifice type=batch_t rank=900 group\",\"verdict\":\"sacrifice\","
+			"\"candidate\":true,\"rank\":1,\"points\":2147483,");
+	run_free(&r);
+
+	/* an AppArmor label: the suggestion quotes the label */
+	put_proc(f, "211", "/usr/bin/fire*fox (complain)\n", 29, "firefox\n");
+	r = run(f, "explain", "211");
+	assert_contains(r.out, "add `protect label=\"/usr/bin/fire\\\\*fox (complain)\"` to protect it");
+	assert_contains(r.out, "note     the kernel's ranking says rule 2");
+	run_free(&r);
+
+	r = run(f, "explain", "4242");
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "cannot read the label of 4242");
+	run_free(&r);
+}
+
+/* ------------------------------------------------------------------ log */
+
+static void test_log(void **state)
+{
+	struct fake *f = *state;
+	struct run r = run(f, "log");
+
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out,
+		"SEQ  TIME                  MODE        SCOPE   PID  COMM    POINTS   VERDICT    RULE  OUTCOME     LABEL\n"
+		"16   2025-12-03T07:59:50Z  permissive  global  205  tr-hog  10412    adjust     3     would-kill  system_u:system_r:web_t:s0\n"
+		"17   2025-12-03T08:00:00Z  enforce     memcg   211  tr-hog  2147483  sacrifice  2     killed      system_u:system_r:batch_t:s0\n");
+	run_free(&r);
+
+	r = run(f, "log", "--json");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "[{\"seq\":16,\"time\":\"1764748790.000000001\",\"mode\":\"permissive\",");
+	run_free(&r);
+
+	/* --follow prints each decision once (two polls of an unchanged file) */
+	r = run(f, "log", "--follow", "--json");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(strstr(r.out, "\"seq\":16") ? "1" : "0", "1");
+	assert_null(strstr(strstr(r.out, "\"seq\":17") + 1, "\"seq\":17"));
+	run_free(&r);
+
+	put(f->dir, "decisions", "# seq\ttime\tmode\tscope\tpid\tpoints\tverdict\trule\toutcome\tlabel\tcomm\n");
+	r = run(f, "log");
+	assert_string_equal(r.out, "(no decisions yet)\n");
+	run_free(&r);
+}
+
+/* ----------------------------------------------------------------- test */
+
+static void test_scenario(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	put(f->dir, "s.scenario",
+	    "# conformance\n"
+	    "never type=protected_t\n"
+	    "dies-first type=batch_t\n"
+	    "before type=batch_t < type=web_t   # batch first\n"
+	    "before type=batch_t type=init_t\n"
+	    "verdict adjust type=web_t\n"
+	    "killable label=\"*:web_t:*\"\n"
+	    "never type=web_t\n"
+	    "before type=web_t < user=system_u role=system_r type=batch_t\n"
+	    "dies-first type=user_t\n");
+	r = run(f, "test", "--root", f->dir, "s.scenario");
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "cannot read s.scenario");
+	run_free(&r);
+
+	{
+		char path[160];
+
+		snprintf(path, sizeof(path), "%s/s.scenario", f->dir);
+		r = run(f, "test", path);
+		assert_int_equal(r.rc, 1);
+		assert_contains(r.out, "TAP version 13\n1..9\n");
+		assert_contains(r.out, "ok 1 - ");
+		assert_contains(r.out, "s.scenario:2: never type=protected_t\n");
+		assert_contains(r.out, "ok 4 - ");
+		assert_contains(r.out, "s.scenario:5: before type=batch_t type=init_t\n");
+		assert_contains(r.out, "ok 6 - ");
+		assert_contains(r.out, "\nnot ok 7 - ");
+		assert_contains(r.out, "# pid 205 (tr-hog, system_u:system_r:web_t:s0) can be chosen: rank 2, verdict adjust\n");
+		assert_contains(r.out, "\nnot ok 8 - ");
+		assert_contains(r.out, "# pid 205 (tr-hog, system_u:system_r:web_t:s0) rank 2 does not die before pid 211 "
+				"(tr-hog, system_u:system_r:batch_t:s0) rank 1\n");
+		assert_contains(r.out, "\nnot ok 9 - ");
+		assert_contains(r.out, "# no live candidate matches the selector");
+		assert_contains(r.out, "# 6 passed, 3 failed\n");
+		run_free(&r);
+
+		put(f->dir, "s.scenario", "never type=protected_t\ndies-first type=batch_t\n");
+		r = run(f, "test", path);
+		assert_int_equal(r.rc, 0);
+		assert_string_equal(strstr(r.out, "1..2\n"), strstr(r.out, "1..2\n"));
+		assert_not_contains(r.out, "not ok");
+		run_free(&r);
+
+		r = run(f, "test", path, "--json");
+		assert_int_equal(r.rc, 0);
+		assert_contains(r.out, "\"tests\":2,\"passed\":2,\"failed\":0}\n");
+		run_free(&r);
+
+		put(f->dir, "s.scenario", "nevr type=x\nbefore type=a\nnever type=a rank=3\nnever\n"
+		    "verdict maybe type=a\n");
+		r = run(f, "test", path);
+		assert_int_equal(r.rc, 1);
+		assert_contains(r.err, "s.scenario:1: error: unknown expectation 'nevr'");
+		assert_contains(r.err, "s.scenario:2: error: before needs two selectors: before A < B\n");
+		assert_contains(r.err, "s.scenario:3: error: bad selector: option 'rank' is only valid on sacrifice\n");
+		assert_contains(r.err, "s.scenario:4: error: missing selector\n");
+		assert_contains(r.err, "s.scenario:5: error: verdict must be");
+		assert_string_equal(r.out, "");
+		run_free(&r);
+
+		put(f->dir, "s.scenario", "# nothing\n");
+		r = run(f, "test", path);
+		assert_int_equal(r.rc, 1);
+		assert_contains(r.err, "no expectations");
+		run_free(&r);
+	}
+}
+
+/* ------------------------------------------------------------ examples */
+
+/* Every example policy passes check against Debian's reference policy. */
+static void test_examples(void **state)
+{
+	struct fake *f = *state;
+	glob_t g;
+	size_t i;
+
+	if (access(TRIAGE_REFPOLICY, R_OK)) {
+		print_message("# skip: %s not installed (selinux-policy-default)\n",
+			      TRIAGE_REFPOLICY);
+		skip();
+	}
+	assert_int_equal(glob(TRIAGE_EXAMPLES_DIR "/*.policy", 0, NULL, &g), 0);
+	assert_true(g.gl_pathc >= 2);
+	for (i = 0; i < g.gl_pathc; i++) {
+		struct run r = run(f, "check", g.gl_pathv[i],
+				   "--selinux-policy", TRIAGE_REFPOLICY);
+
+		if (r.rc || *r.err)
+			fail_msg("%s:\n%s%s", g.gl_pathv[i], r.out, r.err);
+		run_free(&r);
+	}
+	globfree(&g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_check_ok, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_unknown_type_suggestion, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_unknown_user_role_range, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_syntax_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_shadowing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_never_matches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_no_selinux, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_json, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_usage, setup, teardown),
+		cmocka_unit_test(test_rule_covers),
+		cmocka_unit_test(test_edit_distance),
+		cmocka_unit_test_setup_teardown(test_load_diff, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_check_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mode, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rank, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_explain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_log, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scenario, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_examples, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("triagectl", tests, NULL, NULL);
+}

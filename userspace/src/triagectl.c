@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/* triagectl: command dispatch, options and usage texts. */
+#define _GNU_SOURCE
+
+#include <string.h>
+
+#include "triagectl.h"
+
+struct tc_command {
+	const char *name;
+	int (*run)(struct tc_ctx *ctx, int argc, char **argv);
+	const char *usage;
+	const char *help;
+};
+
+static const struct tc_command tc_commands[] = {
+	{ "check", tc_cmd_check,
+	  "check FILE [--selinux-policy BINARY | --no-selinux] [--json]",
+	  "Parse FILE with the kernel's parser, check its SELinux users, roles,\n"
+	  "types and ranges against the loaded SELinux policy (or BINARY), and\n"
+	  "warn about rules that can never decide anything.\n"
+	  "Diagnostics: FILE:LINE:COLUMN: error|warning: REASON.\n" },
+	{ "load", tc_cmd_load,
+	  "load FILE [--force] [--selinux-policy BINARY | --no-selinux] [--json]",
+	  "Check FILE, then replace the kernel's policy with it in one write.\n"
+	  "Prints the rules added and removed and the new policy hash.\n"
+	  "--force loads despite errors about SELinux names (never despite\n"
+	  "syntax errors: the kernel would refuse those).\n" },
+	{ "status", tc_cmd_status, "status [--json]",
+	  "Mode, policy hash, load time and counters.\n" },
+	{ "mode", tc_cmd_mode, "mode [enforce|permissive] [--json]",
+	  "Show the mode, or set it (overrides the policy's mode setting).\n" },
+	{ "rank", tc_cmd_rank, "rank [--json]",
+	  "The OOM candidates as the kernel ranks them now: rank 1 dies first.\n" },
+	{ "explain", tc_cmd_explain, "explain PID [--json] [--proc DIR]",
+	  "Why PID would or would not die: its label, the rule that decides it,\n"
+	  "its verdict, rank and points, and what would change that.\n" },
+	{ "log", tc_cmd_log, "log [--follow] [--json]",
+	  "The kernel's recent OOM decisions; --follow waits for new ones.\n" },
+	{ "test", tc_cmd_test, "test SCENARIO [--json]",
+	  "Check the expectations in SCENARIO against the kernel's current\n"
+	  "ranking of live processes, without an OOM.  TAP output.\n" },
+};
+
+#define TC_NCOMMANDS (sizeof(tc_commands) / sizeof(tc_commands[0]))
+
+static const char tc_common_help[] =
+	"Options of every command:\n"
+	"  --root DIR   the triage securityfs directory (default " TC_DEFAULT_ROOT ")\n"
+	"  --json       machine-readable output\n"
+	"  -h, --help   this help\n"
+	"Exit status: 0 success, 1 errors (or failed tests), 2 usage.\n";
+
+static void tc_overview(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: triagectl [--root DIR] COMMAND [ARGS]\n\ncommands:\n", f);
+	for (i = 0; i < TC_NCOMMANDS; i++)
+		fprintf(f, "  triagectl %s\n", tc_commands[i].usage);
+	fputs("\nSee triagectl COMMAND --help and triagectl(8).\n", f);
+}
+
+int tc_usage(struct tc_ctx *ctx, const char *cmd, bool error)
+{
+	FILE *f = error ? ctx->err : ctx->out;
+	size_t i;
+
+	for (i = 0; cmd && i < TC_NCOMMANDS; i++) {
+		if (strcmp(cmd, tc_commands[i].name))
+			continue;
+		fprintf(f, "usage: triagectl %s\n", tc_commands[i].usage);
+		if (!error)
+			fprintf(f, "\n%s\n%s", tc_commands[i].help,
+				tc_common_help);
+		return error ? TC_EXIT_USAGE : TC_EXIT_OK;
+	}
+	tc_overview(f);
+	if (!error)
+		fprintf(f, "\n%s", tc_common_help);
+	return error ? TC_EXIT_USAGE : TC_EXIT_OK;
+}
+
+/*
+ * Options may come anywhere after the command; "--" ends them.  --root,
+ * --proc, --json and --help are understood by every command.
+ */
+int tc_parse_opts(struct tc_ctx *ctx, const char *cmd, int argc, char **argv,
+		  const struct tc_opt *opts, char **pos, int maxpos,
+		  bool *help)
+{
+	bool dashdash = false;
+	int i, npos = 0;
+
+	*help = false;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i], *val = NULL, *eq;
+		const struct tc_opt *o;
+		size_t nlen;
+
+		if (dashdash || a[0] != '-' || !a[1]) {
+			if (npos >= maxpos) {
+				fprintf(ctx->err, "triagectl %s: unexpected argument '%s'\n",
+					cmd, a);
+				return -1;
+			}
+			pos[npos++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			dashdash = true;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			*help = true;
+			continue;
+		}
+		if (!strcmp(a, "--json")) {
+			ctx->json = true;
+			continue;
+		}
+		eq = strchr(a, '=');
+		nlen = eq ? (size_t)(eq - a) : strlen(a);
+		if (!strncmp(a, "--root", nlen) && nlen == 6) {
+			val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!val || !*val)
+				goto missing;
+			ctx->root = val;
+			continue;
+		}
+		if (!strncmp(a, "--proc", nlen) && nlen == 6) {
+			val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!val || !*val)
+				goto missing;
+			ctx->proc = val;
+			continue;
+		}
+		for (o = opts; o && o->name; o++)
+			if (strlen(o->name) == nlen && !strncmp(a, o->name, nlen))
+				break;
+		if (!o || !o->name) {
+			fprintf(ctx->err, "triagectl %s: unknown option '%s'\n",
+				cmd, a);
+			return -1;
+		}
+		if (o->has_arg) {
+			val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!val || !*val)
+				goto missing;
+			*o->value = val;
+		} else {
+			if (eq) {
+				fprintf(ctx->err, "triagectl %s: option '%s' takes no value\n",
+					cmd, o->name);
+				return -1;
+			}
+			*o->flag = true;
+		}
+		continue;
+missing:
+		fprintf(ctx->err, "triagectl %s: option '%.*s' needs a value\n",
+			cmd, (int)nlen, a);
+		return -1;
+	}
+	return npos;
+}
+
+int tc_main(struct tc_ctx *ctx, int argc, char **argv)
+{
+	const char *cmd;
+	size_t i;
+	int a = 1;
+
+	/* global options before the command */
+	while (a < argc && argv[a][0] == '-') {
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help"))
+			return tc_usage(ctx, NULL, false);
+		if (!strcmp(argv[a], "--json")) {
+			ctx->json = true;
+			a++;
+		} else if (!strcmp(argv[a], "--root") && a + 1 < argc) {
+			ctx->root = argv[a + 1];
+			a += 2;
+		} else if (!strncmp(argv[a], "--root=", 7) && argv[a][7]) {
+			ctx->root = argv[a] + 7;
+			a++;
+		} else {
+			fprintf(ctx->err, "triagectl: unknown option '%s'\n",
+				argv[a]);
+			return tc_usage(ctx, NULL, true);
+		}
+	}
+	if (a >= argc)
+		return tc_usage(ctx, NULL, true);
+	cmd = argv[a];
+	if (!strcmp(cmd, "help"))
+		return tc_usage(ctx, a + 1 < argc ? argv[a + 1] : NULL, false);
+	for (i = 0; i < TC_NCOMMANDS; i++)
+		if (!strcmp(cmd, tc_commands[i].name))
+			return tc_commands[i].run(ctx, argc - a - 1,
+						  argv + a + 1);
+	fprintf(ctx->err, "triagectl: unknown command '%s'\n", cmd);
+	return tc_usage(ctx, NULL, true);
+}
