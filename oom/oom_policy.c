@@ -268,6 +268,34 @@ bool oom_policy_protected(struct task_struct *p)
 }
 
 /**
+ * oom_policy_override_adj - whether a sacrifice outranks oom_score_adj -1000
+ * @p: a task oom_badness() calls unkillable
+ * @totalpages: the pages the OOM is about, as for oom_badness()
+ * @points: set to @p's badness at oom_score_adj 0 when the answer is yes
+ *
+ * oom_score_adj is discretionary: a task with CAP_SYS_RESOURCE may set
+ * its own to OOM_SCORE_ADJ_MIN.  An LSM's sacrifice verdict that says it
+ * outranks that score makes @p a candidate again; the verdict itself is
+ * applied afterwards like for any candidate.  Must not sleep.
+ *
+ * Return: true if @p is a candidate after all.
+ */
+bool oom_policy_override_adj(struct task_struct *p, unsigned long totalpages,
+			     long *points)
+{
+	struct oom_select_verdict verdict;
+	long base = oom_badness_adj_min(p, totalpages);
+
+	if (base == LONG_MIN)
+		return false;
+	security_oom_select(p, &verdict);
+	if (!verdict.sacrifice || !verdict.override_score_adj)
+		return false;
+	*points = base;
+	return true;
+}
+
+/**
  * oom_policy_badness - a task's badness as the OOM policy chain sees it
  * @p: the task
  * @totalpages: total present RAM allowed for page allocation
@@ -281,7 +309,10 @@ long oom_policy_badness(struct task_struct *p, unsigned long totalpages)
 {
 	long points = oom_badness(p, totalpages);
 
-	if (points == LONG_MIN || !oom_policy_verdict(p, totalpages, &points))
+	if (points == LONG_MIN &&
+	    !oom_policy_override_adj(p, totalpages, &points))
+		return LONG_MIN;
+	if (!oom_policy_verdict(p, totalpages, &points))
 		return LONG_MIN;
 	return points;
 }

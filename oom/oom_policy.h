@@ -69,6 +69,8 @@ void oom_policy_run(struct oom_control *oc);
 bool oom_policy_verdict(struct task_struct *p, unsigned long totalpages,
 			long *points);
 bool oom_policy_protected(struct task_struct *p);
+bool oom_policy_override_adj(struct task_struct *p, unsigned long totalpages,
+			     long *points);
 const char *oom_policy_message(struct oom_control *oc, const char *message);
 void oom_policy_report(struct oom_control *oc);
 #else
@@ -77,6 +79,13 @@ static inline void oom_policy_run(struct oom_control *oc)
 }
 
 static inline bool oom_policy_protected(struct task_struct *p)
+{
+	return false;
+}
+
+static inline bool oom_policy_override_adj(struct task_struct *p,
+					   unsigned long totalpages,
+					   long *points)
 {
 	return false;
 }

@@ -23,6 +23,9 @@
  *	(0..%OOM_SELECT_RANK_MAX).
  * @adj: badness adjustment in oom_score_adj units (-1000..1000), added to
  *	the task's own oom_score_adj.
+ * @override_score_adj: with @sacrifice, the sacrifice outranks the task's
+ *	own oom_score_adj == OOM_SCORE_ADJ_MIN: a mandatory label verdict
+ *	over a discretionary score.
  *
  * security_oom_select() hands every LSM its own zeroed verdict and combines
  * the answers; see its kernel-doc for the rules.
@@ -32,6 +35,7 @@ struct oom_select_verdict {
 	bool sacrifice;
 	unsigned int rank;
 	long adj;
+	bool override_score_adj;
 };
 
 #endif /* _LINUX_OOM_SELECT_H */

@@ -435,6 +435,7 @@ static int triage_oom_select(struct task_struct *p,
 	case TRIAGE_VERDICT_SACRIFICE:
 		verdict->sacrifice = true;
 		verdict->rank = r->rank;
+		verdict->override_score_adj = !l->policy->respect_score_adj;
 		break;
 	case TRIAGE_VERDICT_ADJUST:
 		verdict->adj = r->adjust;
@@ -749,12 +750,14 @@ char *triage_ranking_text(size_t *len)
 	l = triage_oom_policy_locked();
 	rcu_read_lock();
 	for_each_process(p) {
-		long points = oom_badness(p, totalpages);
+		long base = oom_badness(p, totalpages);
+		long points = oom_policy_badness(p, totalpages);
 
-		if (points == LONG_MIN || n == cap)
+		/* unkillable whatever the verdict: not a candidate */
+		if ((base == LONG_MIN && points == LONG_MIN) || n == cap)
 			continue;
-		ranks[n].points = oom_policy_badness(p, totalpages);
-		ranks[n].protect = ranks[n].points == LONG_MIN;
+		ranks[n].points = points;
+		ranks[n].protect = points == LONG_MIN;
 		ranks[n].pid = task_pid_nr(p);
 		ranks[n].secid = triage_task_secid(p);
 		ranks[n].rule = l ? triage_cached_rule(p, l) : -1;

@@ -1,0 +1,31 @@
+# A mandatory label verdict outranks the discretionary oom_score_adj:
+# by default (oom-score-adj override) a sacrificed task at -1000 still
+# dies first; with "oom-score-adj respect" it stays unkillable.
+# mem: 256M
+echo "triage classic" >/proc/sys/vm/oom_policy
+adj_hog() { # NAME CGROUP MIB: a batch_t hog that set its own oom_score_adj to -1000
+	start "$1" batch_t "$2" sh -c "echo -1000 >/proc/self/oom_score_adj && exec tr-hog --mib $3 --ready /run/$1.ready"
+	tr-waitfile --timeout-ms 30000 "/run/$1.ready"
+}
+check "override policy loads" load_policy "sacrifice type=batch_t"
+cg=$(memcg adj1 64M)
+hog big web_t "$cg" 30
+adj_hog batch "$cg" 8
+check_eq "batch set oom_score_adj -1000" -1000 "$(cat /proc/$(pid_of batch)/oom_score_adj)"
+check_eq "override: ranking still puts batch first" "$(pid_of batch)" "$(ranked_first)"
+start pusher user_t "$cg" tr-hog --mib 30 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
+tr-waitfile --timeout-ms 30000 /run/pusher.ready
+check_eq "override: the sacrificed task at -1000 was killed" killed:9 "$(status batch)"
+check "override: big survived" alive big
+stop_all
+
+check "respect policy loads" load_policy "oom-score-adj respect
+sacrifice type=batch_t"
+cg=$(memcg adj2 64M)
+hog big2 web_t "$cg" 30
+adj_hog batch2 "$cg" 8
+start pusher2 user_t "$cg" tr-hog --mib 30 --step-mib 2 --step-ms 10 --ready /run/pusher2.ready
+tr-waitfile --timeout-ms 30000 /run/pusher2.ready
+check "respect: the task at -1000 survived" alive batch2
+check_eq "respect: the largest other task died" killed:9 "$(status big2)"
+stop_all
