@@ -6,9 +6,9 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh,$(wildcard tests/scenarios/*.sh)))))
+SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench-triage.sh,$(wildcard tests/scenarios/*.sh)))))
 
-.PHONY: all deps kernel initramfs userspace patches demo check clean distclean
+.PHONY: all deps kernel initramfs userspace patches demo check bench clean distclean
 
 all: kernel initramfs userspace
 
@@ -34,6 +34,9 @@ demo: kernel initramfs
 
 check: kernel initramfs userspace
 	@tests/check $(SCENARIOS)
+
+bench: kernel initramfs
+	@VERBOSE=1 tests/qemu/run bench-triage
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/initramfs $(BUILD)/initramfs.cpio $(BUILD)/guest \

@@ -802,6 +802,73 @@ out:
 	return buf;
 }
 
+#ifdef CONFIG_SECURITY_TRIAGE_BENCH
+static u64 triage_bench_once(struct oom_control *oc, bool verdicts)
+{
+	u64 start;
+
+	WRITE_ONCE(triage_bypass, !verdicts);
+	WRITE_ONCE(triage_shadow, verdicts);
+	start = ktime_get_ns();
+	if (oom_select_classic(oc) == OOM_POLICY_VICTIM)
+		put_task_struct(oc->chosen);
+	start = ktime_get_ns() - start;
+	oc->chosen = NULL;
+	WRITE_ONCE(triage_shadow, false);
+	WRITE_ONCE(triage_bypass, false);
+	return start;
+}
+
+static int triage_u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * triage_bench_selection - time victim selection with and without triage
+ * @rounds: selections of each kind, alternated so that both see the same
+ *	system (at most 64)
+ * @on_ns: median time of a selection with triage's verdicts applied
+ * @off_ns: median time of a selection with triage's verdicts bypassed
+ *
+ * Runs the classic selection over every task as a global OOM would, under
+ * oom_lock, without killing anything: a benchmark, not a test.
+ *
+ * Return: the number of processes seen by the last selection.
+ */
+unsigned int triage_bench_selection(unsigned int rounds, u64 *on_ns,
+				    u64 *off_ns)
+{
+	struct oom_control oc = { .order = 0 };
+	u64 on[64], off[64];
+	struct task_struct *p;
+	unsigned int i, tasks = 0;
+
+	rounds = clamp(rounds, 1U, 64U);
+	oc.totalpages = totalram_pages() + total_swap_pages;
+	mutex_lock(&oom_lock);
+	WRITE_ONCE(triage_quiet, true);
+	for (i = 0; i < rounds; i++) {
+		on[i] = triage_bench_once(&oc, true);
+		off[i] = triage_bench_once(&oc, false);
+	}
+	WRITE_ONCE(triage_quiet, false);
+	mutex_unlock(&oom_lock);
+
+	sort(on, rounds, sizeof(u64), triage_u64_cmp, NULL);
+	sort(off, rounds, sizeof(u64), triage_u64_cmp, NULL);
+	*on_ns = on[rounds / 2];
+	*off_ns = off[rounds / 2];
+	rcu_read_lock();
+	for_each_process(p)
+		tasks++;
+	rcu_read_unlock();
+	return tasks;
+}
+#endif
+
 static int triage_task_alloc(struct task_struct *task,
 			     unsigned long clone_flags)
 {

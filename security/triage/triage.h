@@ -123,5 +123,7 @@ unsigned int triage_copy_decisions(struct triage_decision *out,
 				   unsigned int max);
 char *triage_secid_label(u32 secid);
 char *triage_ranking_text(size_t *len);
+unsigned int triage_bench_selection(unsigned int rounds, u64 *on_ns,
+				    u64 *off_ns);
 
 #endif /* _SECURITY_TRIAGE_TRIAGE_H */
