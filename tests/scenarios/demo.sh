@@ -37,7 +37,11 @@ run_round() {
 		say "$(printf '  %-9s %-12s %s' "$n" "$(domain_of "$n-$tag")" "$fate")"
 	done
 	say ""
-	check_eq "round $tag: the OOM killed exactly one process" 1 "$(memcg_event "$cg" oom_kill)"
+	first=$(first_victim)
+	for n in database web batch user; do
+		[ "$(pid_of "$n-$tag")" = "$first" ] && victim=$n
+	done
+	check "round $tag: the kernel logged an OOM kill" [ -n "$first" ]
 	stop_all
 }
 

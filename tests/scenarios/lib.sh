@@ -112,3 +112,12 @@ domain_of() {
 	cut -d: -f3 "/proc/$(pid_of "$1")/attr/current" 2>/dev/null ||
 		context_of "$1" | cut -d: -f3
 }
+
+# first_victim: the pid of the first OOM kill in the kernel log. A second
+# OOM can follow the first before the first victim's pages are uncharged:
+# exit_mmap() sets MMF_OOM_SKIP after unmapping but before freeing, and
+# under emulation that window is tens of milliseconds; the stock kernel
+# then kills again. Scenarios judge the decision by the first victim.
+first_victim() {
+	dmesg | sed -n 's/.*Killed process \([0-9]*\) .*/\1/p' | head -n 1
+}
