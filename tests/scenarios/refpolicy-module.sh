@@ -1,0 +1,81 @@
+# The reference-policy module (policy/refpolicy): with Debian's reference
+# policy + triage.pp loaded and enforcing, triagectl run by a confined admin
+# (sysadm_t) runs in triagectl_t and loads a triage policy; the admin's own
+# shell and a user (user_t) cannot write the policy file (EACCES, an AVC
+# denial in the log).  Needs the init to load refpolicy-triage.bin (the
+# append line below; built by make -C policy/refpolicy OUT=... bin).
+# append: selinux_policy=/etc/selinux/refpolicy-triage.bin
+# mem: 512M
+# timeout: 300
+ctx=$(cat /proc/self/attr/current)
+diag "scenario context: $ctx"
+case "$ctx" in
+*:kernel_t:*) ;;
+*)	tap_fail "the reference policy is loaded (init runs in kernel_t)"
+	diag "the init did not load refpolicy-triage.bin (selinux_policy= on the command line)"
+	return 0 2>/dev/null || exit 0 ;;
+esac
+check_eq "reference policy + triage module enforcing" 1 "$(cat /sys/fs/selinux/enforce)"
+
+# Files with the labels the module's .fc would give on a real system: the
+# guest's rootfs cannot take new labels, a tmpfs can (fscreate).
+fscreate() { printf '%s' "$1" >/proc/self/attr/fscreate; }
+mkdir -p /opt/bin /opt/etc
+mount -t tmpfs -o rootcontext=system_u:object_r:bin_t:s0 tmpfs /opt/bin
+mount -t tmpfs -o rootcontext=system_u:object_r:etc_t:s0 tmpfs /opt/etc
+fscreate system_u:object_r:shell_exec_t:s0;     cat /bin/busybox >/opt/bin/sh
+fscreate system_u:object_r:triagectl_exec_t:s0; cat /usr/bin/triagectl >/opt/bin/triagectl
+fscreate system_u:object_r:triage_conf_t:s0;    mkdir /opt/etc/triage
+printf 'protect type=sshd_t\nsacrifice type=user_t\n' >/opt/etc/triage/policy
+printf 'sacrifice type=user_t\n' >/tmp/user.policy
+echo >/proc/self/attr/fscreate
+chmod 755 /opt/bin/sh /opt/bin/triagectl
+
+gen0=$(sed -n 's/^policy_generation //p' $TRIAGE/stats)
+admin=sysadm_u:sysadm_r:sysadm_t:s0-s0:c0.c1023
+dmesg -c >/dev/null
+
+# the confined admin runs triagectl: sysadm_t -> triagectl_t
+tr-run --name admin-load --context "$admin" -- /opt/bin/sh -c \
+	'echo "shell: $(cat /proc/self/attr/current)";
+	 /opt/bin/triagectl load /opt/etc/triage/policy' 3>&- </dev/null >/tmp/admin.out 2>&1
+check_eq "sysadm_t loads a triage policy with triagectl" exited:0 "$(status admin-load)"
+sed 's/^/# admin: /' /tmp/admin.out >&3
+gen1=$(sed -n 's/^policy_generation //p' $TRIAGE/stats)
+check "the kernel took it (generation $gen0 -> $gen1)" test "$gen1" != "$gen0"
+
+# triagectl started by the admin runs in triagectl_t
+tr-run --name follow --context "$admin" --results "$RESULTS" -- /opt/bin/sh -c \
+	'exec /opt/bin/triagectl log --follow' 3>&- </dev/null >/tmp/follow.out 2>&1 &
+tr-waitfile --timeout-ms 10000 "$RESULTS/follow.pid" >/dev/null 2>&1
+i=0
+while [ $i -lt 50 ]; do
+	fctx=$(cat "/proc/$(pid_of follow)/attr/current" 2>/dev/null)
+	case "$fctx" in *:triagectl_t:*) break ;; esac
+	sleep 0.1; i=$((i + 1))
+done
+check_eq "triagectl run by sysadm_t runs in triagectl_t" \
+	sysadm_u:sysadm_r:triagectl_t:s0-s0:c0.c1023 "$fctx"
+kill "$(pid_of follow)" 2>/dev/null
+
+# the admin's shell itself, writing the file directly: denied
+tr-run --name admin-dd --context "$admin" -- /opt/bin/sh -c \
+	'echo "sacrifice type=sshd_t" >/sys/kernel/security/triage/policy' 3>&- </dev/null >/tmp/admin-dd.out 2>&1
+check_eq "sysadm_t cannot write the policy file itself" exited:1 "$(status admin-dd)"
+check "with EACCES" grep -q 'Permission denied' /tmp/admin-dd.out
+check "and an AVC denial of write on triage_policy_t" sh -c \
+	'dmesg | grep -q "avc:  denied  { write } .*scontext=sysadm_u:sysadm_r:sysadm_t.*tcontext=system_u:object_r:triage_policy_t"'
+
+# a user: denied
+tr-run --name user-dd --context user_u:user_r:user_t:s0 -- /opt/bin/sh -c \
+	'echo "sacrifice type=sshd_t" >/sys/kernel/security/triage/policy' 3>&- </dev/null >/tmp/user-dd.out 2>&1
+check_eq "user_t cannot write the policy file" exited:1 "$(status user-dd)"
+check "with EACCES" grep -q 'Permission denied' /tmp/user-dd.out
+check "and an AVC denial for user_t on the triage files" sh -c \
+	'dmesg | grep -q "avc:  denied  .*scontext=user_u:user_r:user_t.*tcontext=system_u:object_r:triage_"'
+check_eq "the admin's policy is still in force" "$gen1" \
+	"$(sed -n 's/^policy_generation //p' $TRIAGE/stats)"
+sed 's/^/# admin-dd: /' /tmp/admin-dd.out >&3
+sed 's/^/# user-dd: /' /tmp/user-dd.out >&3
+dmesg | grep 'avc:' | sed 's/^/# /' >&3
+stop_all
