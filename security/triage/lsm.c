@@ -420,18 +420,19 @@ static int triage_oom_select(struct task_struct *p,
 	if (!l)
 		goto out;
 	rule = triage_cached_rule(p, l);
-	if (rule == -2 && triage_counting())
+	if (unlikely(rule == -2) && triage_counting())
 		atomic_long_inc(&triage_counters.label_misses);
 	if (rule < 0)
 		goto out;
+	/*
+	 * Nothing is counted per candidate: an atomic per task would cost
+	 * more than the verdict.  The chain counts protected candidates in
+	 * the oom_control; the victim's rule is counted when it is recorded.
+	 */
 	r = &l->policy->rules[rule];
-	if (triage_counting())
-		atomic_long_inc(&l->hits[rule]);
 	switch (r->verdict) {
 	case TRIAGE_VERDICT_PROTECT:
 		verdict->protect = true;
-		if (triage_counting())
-			atomic_long_inc(&triage_counters.protected_skipped);
 		break;
 	case TRIAGE_VERDICT_SACRIFICE:
 		verdict->sacrifice = true;
@@ -440,8 +441,6 @@ static int triage_oom_select(struct task_struct *p,
 		break;
 	case TRIAGE_VERDICT_ADJUST:
 		verdict->adj = r->adjust;
-		if (triage_counting())
-			atomic_long_inc(&triage_counters.adjusted);
 		break;
 	default:
 		break;
@@ -478,6 +477,10 @@ static void triage_record(const struct triage_loaded *l,
 	memcpy(d->comm, victim->comm, TASK_COMM_LEN);
 	spin_unlock(&triage_ring_lock);
 
+	if (rule >= 0)
+		atomic_long_inc(&l->hits[rule]);
+	if (d->verdict == TRIAGE_VERDICT_ADJUST)
+		atomic_long_inc(&triage_counters.adjusted);
 	if (d->verdict == TRIAGE_VERDICT_SACRIFICE &&
 	    outcome == TRIAGE_OUTCOME_KILLED)
 		atomic_long_inc(&triage_counters.sacrificed);
@@ -579,6 +582,8 @@ static enum oom_policy_result triage_oom_policy_select(struct oom_control *oc)
 		WRITE_ONCE(triage_shadow, true);
 		res = oom_select_classic(oc);
 		WRITE_ONCE(triage_shadow, false);
+		atomic_long_add(oc->nr_protected,
+				&triage_counters.protected_skipped);
 		if (res == OOM_POLICY_VICTIM) {
 			triage_record(l, oc, oc->chosen, oc->chosen_points,
 				      TRIAGE_OUTCOME_WOULD_KILL);
@@ -592,6 +597,7 @@ static enum oom_policy_result triage_oom_policy_select(struct oom_control *oc)
 
 	oc->nr_protected = 0;
 	res = oom_select_classic(oc);
+	atomic_long_add(oc->nr_protected, &triage_counters.protected_skipped);
 	if (res == OOM_POLICY_PASS && oc->nr_protected) {
 		atomic_long_inc(&triage_counters.fallbacks);
 		switch (l->policy->fallback) {
