@@ -8,7 +8,7 @@ export BUILD
 
 SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench-triage.sh,$(wildcard tests/scenarios/*.sh)))))
 
-.PHONY: all deps kernel initramfs userspace patches demo check bench clean distclean
+.PHONY: all deps kernel initramfs userspace patches demo check bench fuzz clean distclean
 
 all: kernel initramfs userspace
 
@@ -37,6 +37,11 @@ check: kernel initramfs userspace
 
 bench: kernel initramfs
 	@VERBOSE=1 tests/qemu/run bench-triage
+
+# a long fuzzing run of the policy parser: FUZZ_TIME seconds (default 1 h)
+FUZZ_TIME ?= 3600
+fuzz: deps
+	@$(MAKE) -s -C tests/unit OUT=$(BUILD)/unit FUZZ_TIME=$(FUZZ_TIME) fuzz-smoke
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/initramfs $(BUILD)/initramfs.cpio $(BUILD)/guest \
