@@ -7,8 +7,12 @@ BUILD ?= $(CURDIR)/build
 export BUILD
 
 SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench-triage.sh,$(wildcard tests/scenarios/*.sh)))))
+# booted again on the debug kernel (KASAN, kmemleak, lockdep, ...): the
+# scenarios of the triage LSM and the OOM policy chain
+DEBUG_SCENARIOS ?= $(filter chain-% triage-% edge-% bad-input storm stacking-%,$(SCENARIOS))
+export SCENARIOS DEBUG_SCENARIOS
 
-.PHONY: all deps kernel initramfs userspace patches demo check bench fuzz clean distclean
+.PHONY: all deps kernel debug-kernel initramfs userspace patches demo check bench fuzz clean distclean
 
 all: kernel initramfs userspace
 
@@ -18,6 +22,11 @@ deps:
 kernel: deps
 	@scripts/kernel-tree
 	@scripts/kernel-build test base test
+
+# the debug variant: the same sources, plus kernel/configs/debug.config
+debug-kernel: deps
+	@scripts/kernel-tree
+	@scripts/kernel-build debug base test debug
 
 initramfs: deps userspace
 	@scripts/initramfs
@@ -32,11 +41,14 @@ patches: deps
 demo: kernel initramfs
 	@tests/qemu/demo
 
-check: kernel initramfs userspace
-	@tests/check $(SCENARIOS)
+check: kernel debug-kernel initramfs userspace
+	@tests/check
 
-bench: kernel initramfs
-	@VERBOSE=1 tests/qemu/run bench-triage
+# a benchmark, not a test: on its own kernel variant without lockdep
+bench: deps initramfs
+	@scripts/kernel-tree
+	@scripts/kernel-build bench base bench
+	@VERBOSE=1 tests/qemu/run --kernel $(BUILD)/obj/bench/arch/x86/boot/bzImage bench-triage
 
 # a long fuzzing run of the policy parser: FUZZ_TIME seconds (default 1 h)
 FUZZ_TIME ?= 3600

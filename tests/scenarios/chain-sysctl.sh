@@ -23,8 +23,7 @@ echo "triage classic" >$P
 cg=$(memcg order 64M)
 hog db protected_t "$cg" 36
 hog other web_t "$cg" 8
-start pusher user_t "$cg" tr-hog --mib 24 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
-tr-waitfile --timeout-ms 30000 /run/pusher.ready
+push pusher user_t "$cg" 24
 check_eq "permissive: the classic victim (db, largest) dies" killed:9 "$(status db)"
 check_eq "permissive: triage recorded what it would have killed" would-kill \
 	"$(awk -F'\t' 'NR > 1 {print $9}' $TRIAGE/decisions | head -n 1)"
@@ -33,8 +32,7 @@ echo enforce >$TRIAGE/mode
 cg=$(memcg order2 64M)
 hog db2 protected_t "$cg" 36
 hog other2 web_t "$cg" 8
-start pusher2 user_t "$cg" tr-hog --mib 24 --step-mib 2 --step-ms 10 --ready /run/pusher2.ready
-tr-waitfile --timeout-ms 30000 /run/pusher2.ready
+push pusher2 user_t "$cg" 24
 sleep 0.3
 check "enforce, switched at run time: the protected db survives" alive db2
 check "and a smaller task died instead" sh -c "[ \"$(status_now other2)\" = killed:9 ] || [ \"$(status_now pusher2)\" = killed:9 ]"

@@ -45,11 +45,13 @@ memcg_event() {
 }
 
 # start NAME TYPE CGROUP PROGRAM ARGS...: run PROGRAM in SELinux domain TYPE
-# inside CGROUP, in the background; its fate is recorded in $RESULTS/NAME.
+# (- : in the caller's label, as on a boot without SELinux) inside CGROUP,
+# in the background; its fate is recorded in $RESULTS/NAME.
 start() {
 	name=$1 type=$2 cg=$3; shift 3
-	tr-run --name "$name" --type "$type" --cgroup "$cg" --results "$RESULTS" \
-		-- "$@" >>/run/tr-run.log 2>&1 &
+	typeopt="--type $type"
+	[ "$type" = - ] && typeopt=
+	tr-run --name "$name" $typeopt --cgroup "$cg" --results "$RESULTS" -- "$@" >>/run/tr-run.log 2>&1 &
 }
 
 # hog NAME TYPE CGROUP MIB: a process holding MIB MiB, waited for until resident
@@ -57,6 +59,14 @@ hog() {
 	start "$1" "$2" "$3" tr-hog --mib "$4" --ready "/run/$1.ready"
 	tr-waitfile --timeout-ms 30000 "/run/$1.ready" ||
 		diag "hog $1 ($2, $4 MiB) never became ready"
+}
+
+# push NAME TYPE CGROUP MIB: a process that grows by 2 MiB every 10 ms up to
+# MIB MiB, to bring CGROUP to its OOM; waited for until it is done growing
+# or dead
+push() {
+	start "$1" "$2" "$3" tr-hog --mib "$4" --step-mib 2 --step-ms 10 --ready "/run/$1.ready"
+	tr-waitfile --timeout-ms 30000 "/run/$1.ready"
 }
 
 pid_of() { cat "$RESULTS/$1.pid" 2>/dev/null; }

@@ -8,8 +8,7 @@ check_eq "big runs in web_t" web_t "$(cut -d: -f3 /proc/$(pid_of big)/attr/curre
 check_eq "small runs in batch_t" batch_t "$(cut -d: -f3 /proc/$(pid_of small)/attr/current)"
 
 # the pusher grows past the limit; at that moment it is smaller than big
-start pusher user_t "$cg" tr-hog --mib 24 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
-tr-waitfile --timeout-ms 30000 /run/pusher.ready
+push pusher user_t "$cg" 24
 
 check_eq "big (web_t, largest) was SIGKILLed" killed:9 "$(status big)"
 check "the kernel logged big as the OOM victim" oom_killed_in_log big

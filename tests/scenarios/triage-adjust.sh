@@ -10,8 +10,7 @@ check "adjust policy loads" load_policy "adjust -600 type=web_t"
 after=$(cat /proc/$(pid_of web)/oom_score)
 check "web's oom_score drops under the adjustment ($before -> $after)" [ "$after" -lt "$before" ]
 check_eq "ranking puts user first now" "$(pid_of user)" "$(ranked_first)"
-start pusher batch_t "$cg" tr-hog --mib 24 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
-tr-waitfile --timeout-ms 30000 /run/pusher.ready
+push pusher batch_t "$cg" 24
 check_eq "user (smaller, not adjusted) was killed" killed:9 "$(status user)"
 check "web (larger, adjusted -600) survived" alive web
 check_eq "decisions names no rule for the victim" "-" "$(decision_for user rule)"

@@ -11,8 +11,7 @@ sacrifice type=batch_t"
 cg=$(memcg allprot 64M)
 hog p1 protected_t "$cg" 30
 hog p2 web_t "$cg" 12
-start pusher user_t "$cg" tr-hog --mib 30 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
-tr-waitfile --timeout-ms 30000 /run/pusher.ready
+push pusher user_t "$cg" 30
 check_eq "fallback least-protected killed the largest protected task" killed:9 "$(status p1)"
 check_eq "the decision says fallback-least-protected" fallback-least-protected \
 	"$(decision_for p1 outcome)"
@@ -28,8 +27,7 @@ hog big protected_t "$cg" 30
 start mover web_t "$cg" tr-run --name moved --type batch_t --results /run/results -- tr-hog --mib 4 --ready /run/moved.ready
 tr-waitfile --timeout-ms 10000 /run/moved.ready
 check_eq "after exec into batch_t the ranking puts it first" "$(pid_of moved)" "$(ranked_first)"
-start pusher2 user_t "$cg" tr-hog --mib 30 --step-mib 2 --step-ms 10 --ready /run/pusher2.ready
-tr-waitfile --timeout-ms 30000 /run/pusher2.ready
+push pusher2 user_t "$cg" 30
 check_eq "the task that exec'd into batch_t was sacrificed" killed:9 "$(status moved)"
 check "the protected large task survived" alive big
 stop_all

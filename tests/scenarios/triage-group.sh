@@ -10,8 +10,7 @@ hog b1 batch_t "$cg" 6
 hog b2 batch_t "$cg" 6
 hog b3 batch_t "$cg" 6
 hog web web_t "$cg" 12
-start pusher user_t "$cg" tr-hog --mib 40 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
-tr-waitfile --timeout-ms 30000 /run/pusher.ready
+push pusher user_t "$cg" 40
 for b in b1 b2 b3; do
 	check_eq "$b (batch_t) died with its group" killed:9 "$(status $b)"
 done

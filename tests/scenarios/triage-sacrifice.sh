@@ -17,8 +17,7 @@ check_eq "ranking lists the database as protected" protect \
 	"$(awk -F'\t' -v p="$(pid_of database)" '$2 == p {print $4}' $TRIAGE/ranking)"
 diag "$(cat $TRIAGE/ranking | tr '\t' ' ')"
 
-start pusher user_t "$cg" tr-hog --mib 36 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
-tr-waitfile --timeout-ms 30000 /run/pusher.ready
+push pusher user_t "$cg" 36
 
 check_eq "batch (batch_t, smallest, sacrificed) was SIGKILLed" killed:9 "$(status batch)"
 check "the kernel logged batch as the OOM victim" oom_killed_in_log batch

@@ -13,8 +13,7 @@ hog big web_t "$cg" 30
 adj_hog batch "$cg" 8
 check_eq "batch set oom_score_adj -1000" -1000 "$(cat /proc/$(pid_of batch)/oom_score_adj)"
 check_eq "override: ranking still puts batch first" "$(pid_of batch)" "$(ranked_first)"
-start pusher user_t "$cg" tr-hog --mib 30 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
-tr-waitfile --timeout-ms 30000 /run/pusher.ready
+push pusher user_t "$cg" 30
 check_eq "override: the sacrificed task at -1000 was killed" killed:9 "$(status batch)"
 check "override: big survived" alive big
 stop_all
@@ -24,8 +23,7 @@ sacrifice type=batch_t"
 cg=$(memcg adj2 64M)
 hog big2 web_t "$cg" 30
 adj_hog batch2 "$cg" 8
-start pusher2 user_t "$cg" tr-hog --mib 30 --step-mib 2 --step-ms 10 --ready /run/pusher2.ready
-tr-waitfile --timeout-ms 30000 /run/pusher2.ready
+push pusher2 user_t "$cg" 30
 check "respect: the task at -1000 survived" alive batch2
 check_eq "respect: the largest other task died" killed:9 "$(status big2)"
 stop_all

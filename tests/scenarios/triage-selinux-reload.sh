@@ -10,8 +10,7 @@ hog batch batch_t "$cg" 8
 check "SELinux policy reloaded" dd if=/etc/selinux/triage-test.bin of=/sys/fs/selinux/load bs=8M
 check "the kernel logged the SELinux reload" sh -c 'dmesg | grep -q "type=1403"'
 check_eq "ranking still puts batch first" "$(pid_of batch)" "$(ranked_first)"
-start pusher user_t "$cg" tr-hog --mib 40 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
-tr-waitfile --timeout-ms 30000 /run/pusher.ready
+push pusher user_t "$cg" 40
 check_eq "batch was sacrificed after the reload" killed:9 "$(status batch)"
 check "db survived" alive db
 check_eq "no label misses" 0 "$(sed -n 's/^label_misses //p' $TRIAGE/stats)"

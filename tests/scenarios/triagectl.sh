@@ -29,8 +29,7 @@ check "explain shows db protected by rule 1" sh -c 'grep -q protect /tmp/explain
 printf 'never type=protected_t\ndies-first type=batch_t\nbefore type=batch_t < type=protected_t\n' >/tmp/conf.scenario
 check "test: the conformance scenario passes (TAP)" sh -c 'triagectl test /tmp/conf.scenario >/tmp/test.out'
 diag "$(cat /tmp/test.out)"
-start pusher user_t "$cg" tr-hog --mib 34 --step-mib 2 --step-ms 10 --ready /run/pusher.ready
-tr-waitfile --timeout-ms 30000 /run/pusher.ready
+push pusher user_t "$cg" 34
 check_eq "the OOM killed the batch job" killed:9 "$(status batch)"
 triagectl log >/tmp/log.out
 diag "$(cat /tmp/log.out)"
