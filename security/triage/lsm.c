@@ -5,10 +5,9 @@
  * The administrator's policy gives verdicts (protect, sacrifice, adjust) to
  * security labels.  The label of a task is turned into a verdict in process
  * context, when the task execs, when a policy is loaded and when the major
- * LSM reloads its own policy, and cached in the task's security blob.  On
- * the OOM path the oom_select hook only compares the cached label with the
- * task's current one and hands out the cached verdict: it never sleeps,
- * allocates or formats a string.
+ * LSM reloads its own policy, and cached in the task's security blob and in
+ * the blob of its credentials.  On the OOM path the oom_select hook hands
+ * out the cached verdict: it never sleeps, allocates or formats a string.
  */
 
 #define pr_fmt(fmt) "triage: " fmt
@@ -64,16 +63,37 @@ static u64 triage_audited_seq;
 static DEFINE_SPINLOCK(triage_ring_lock);
 
 /*
- * The cached verdict of a task: the label (secid) it was resolved for, the
- * policy generation it was resolved against, and the matching rule + 1
- * (0: no rule).  One word, so the OOM path reads it without a lock.
+ * A cached verdict, one word so that the OOM path reads it without a lock:
+ * the label (secid) it was resolved for, the policy generation it was
+ * resolved against, the matching rule + 1 (0: no rule) and, in a cred's
+ * cache, whether it was resolved from that very cred's label.
+ */
+#define TRIAGE_CACHE_RULE_SHIFT	48
+#define TRIAGE_CACHE_RULE_MASK	0x7fffULL
+#define TRIAGE_CACHE_VERIFIED	BIT_ULL(63)
+
+/*
+ * The task's verdict, copied at fork.  Its label may change without triage
+ * being told (a dyntransition through /proc/PID/attr/current), so it is
+ * used only while its secid is the task's label.
  */
 struct triage_task {
 	u64 cache;
 };
 
+/*
+ * The verdict of a cred's label.  A committed cred never changes, so a
+ * verdict resolved from it (TRIAGE_CACHE_VERIFIED) holds for every task
+ * using it until the next policy generation: the OOM path then needs no
+ * call into the major LSM.  A new cred starts zeroed, unverified.
+ */
+struct triage_cred {
+	u64 cache;
+};
+
 static struct lsm_blob_sizes triage_blob_sizes __ro_after_init = {
 	.lbs_task = sizeof(struct triage_task),
+	.lbs_cred = sizeof(struct triage_cred),
 };
 
 static struct triage_task *triage_task(const struct task_struct *p)
@@ -81,9 +101,25 @@ static struct triage_task *triage_task(const struct task_struct *p)
 	return p->security + triage_blob_sizes.lbs_task;
 }
 
+static struct triage_cred *triage_cred(const struct cred *cred)
+{
+	return cred->security + triage_blob_sizes.lbs_cred;
+}
+
 static u64 triage_pack(u32 secid, u16 generation, int rule)
 {
-	return (u64)secid | (u64)generation << 32 | (u64)(u16)(rule + 1) << 48;
+	return (u64)secid | (u64)generation << 32 |
+	       ((u64)(rule + 1) & TRIAGE_CACHE_RULE_MASK) << TRIAGE_CACHE_RULE_SHIFT;
+}
+
+static int triage_cache_rule(u64 cache)
+{
+	return (int)((cache >> TRIAGE_CACHE_RULE_SHIFT) & TRIAGE_CACHE_RULE_MASK) - 1;
+}
+
+static u16 triage_cache_generation(u64 cache)
+{
+	return (u16)(cache >> 32);
 }
 
 static u32 triage_task_secid(struct task_struct *p)
@@ -95,18 +131,28 @@ static u32 triage_task_secid(struct task_struct *p)
 }
 
 /*
- * The rule that matches @p under @l, from @p's cache: -1 when no rule
- * matches, -2 when the cache is stale (a miss).  Allocation-free, O(1).
+ * The rule that matches @p under @l, from a cache: -1 when no rule
+ * matches, -2 when neither cache holds (a miss).  Allocation-free, O(1):
+ * the verdict of @p's cred when it was resolved from that cred, else the
+ * task's own if it was resolved for @p's label.
  */
 static int triage_cached_rule(struct task_struct *p,
 			      const struct triage_loaded *l)
 {
-	u64 cache = READ_ONCE(triage_task(p)->cache);
+	u64 cache;
 
+	rcu_read_lock();
+	cache = READ_ONCE(triage_cred(rcu_dereference(p->real_cred))->cache);
+	rcu_read_unlock();
+	if ((cache & TRIAGE_CACHE_VERIFIED) &&
+	    triage_cache_generation(cache) == l->generation)
+		return triage_cache_rule(cache);
+
+	cache = READ_ONCE(triage_task(p)->cache);
 	if ((u32)cache != triage_task_secid(p) ||
-	    (u16)(cache >> 32) != l->generation)
+	    triage_cache_generation(cache) != l->generation)
 		return -2;
-	return (int)(u16)(cache >> 48) - 1;
+	return triage_cache_rule(cache);
 }
 
 /*
@@ -152,13 +198,39 @@ char *triage_secid_label(u32 secid)
 	return label;
 }
 
-static void triage_resolve_task(struct task_struct *p,
-				const struct triage_loaded *l)
+/* Store @p's verdict in its own cache and in @cred's (@p's real_cred) */
+static void triage_store(struct task_struct *p, const struct cred *cred,
+			 u64 cache)
 {
-	u32 secid = triage_task_secid(p);
+	WRITE_ONCE(triage_task(p)->cache, cache);
+	WRITE_ONCE(triage_cred(cred)->cache, cache | TRIAGE_CACHE_VERIFIED);
+}
 
-	WRITE_ONCE(triage_task(p)->cache,
-		   triage_pack(secid, l->generation, triage_match_secid(l, secid)));
+/* The label of a cred; the same as the task's for its real_cred */
+static u32 triage_cred_secid(const struct cred *cred)
+{
+	u32 secid = 0;
+
+	security_cred_getsecid(cred, &secid);
+	return secid;
+}
+
+/*
+ * Resolve current's verdict after an exec, which always brings a new cred.
+ * The label usually stays: the task's cache then gives the rule, and no
+ * label text is matched.  Caller holds triage_load_mutex.
+ */
+static void triage_resolve_current(const struct triage_loaded *l)
+{
+	const struct cred *cred = current_real_cred();
+	u64 cache = READ_ONCE(triage_task(current)->cache);
+	u32 secid = triage_cred_secid(cred);
+
+	if ((u32)cache != secid ||
+	    triage_cache_generation(cache) != l->generation)
+		cache = triage_pack(secid, l->generation,
+				    triage_match_secid(l, secid));
+	triage_store(current, cred, cache);
 }
 
 /*
@@ -180,7 +252,7 @@ static void triage_resolve_all(const struct triage_loaded *l)
 
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
-		u32 secid = triage_task_secid(t);
+		u32 secid = triage_cred_secid(__task_cred(t));
 
 		for (i = 0; i < n && secids[i] != secid; i++)
 			;
@@ -194,7 +266,8 @@ static void triage_resolve_all(const struct triage_loaded *l)
 
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
-		u32 secid = triage_task_secid(t);
+		const struct cred *cred = __task_cred(t);
+		u32 secid = triage_cred_secid(cred);
 
 		tasks++;
 		if (!secid)
@@ -202,8 +275,8 @@ static void triage_resolve_all(const struct triage_loaded *l)
 		for (i = 0; i < n && secids[i] != secid; i++)
 			;
 		if (i < n)
-			WRITE_ONCE(triage_task(t)->cache,
-				   triage_pack(secid, l->generation, rules[i]));
+			triage_store(t, cred, triage_pack(secid, l->generation,
+							  rules[i]));
 	}
 	rcu_read_unlock();
 	WRITE_ONCE(triage_counters.resolved_tasks, tasks);
@@ -893,23 +966,15 @@ static int triage_task_alloc(struct task_struct *task,
 static void triage_bprm_committed_creds(const struct linux_binprm *bprm)
 {
 	const struct triage_loaded *l;
-	u64 cache = READ_ONCE(triage_task(current)->cache);
-	u32 secid = triage_task_secid(current);
 
-	/* most execs keep their label: nothing to resolve */
-	rcu_read_lock();
-	l = rcu_dereference(triage_active);
-	if (!l || ((u32)cache == secid && (u16)(cache >> 32) == l->generation)) {
-		rcu_read_unlock();
+	if (!rcu_access_pointer(triage_active))
 		return;
-	}
-	rcu_read_unlock();
-
+	/* serialised with loads and re-resolutions: none undoes another */
 	mutex_lock(&triage_load_mutex);
 	l = rcu_dereference_protected(triage_active,
 				      lockdep_is_held(&triage_load_mutex));
 	if (l)
-		triage_resolve_task(current, l);
+		triage_resolve_current(l);
 	mutex_unlock(&triage_load_mutex);
 }
 

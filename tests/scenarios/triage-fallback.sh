@@ -21,7 +21,12 @@ check "stats counts the fallback" [ "$(sed -n 's/^fallbacks //p' $TRIAGE/stats)"
 stop_all
 
 # exec across domains: a web_t task that execs into batch_t becomes
-# sacrificial, and dies although it is the smallest
+# sacrificial, and dies although it is the smallest.  The pusher (user_t)
+# is not protected here: should a second OOM come before the victim's
+# pages are uncharged, it must not make the fallback kill the protected
+# task.
+check "policy without user_t protected loads" load_policy "protect type=protected_t
+sacrifice type=batch_t"
 cg=$(memcg exec 64M)
 hog big protected_t "$cg" 30
 start mover web_t "$cg" tr-run --name moved --type batch_t --results /run/results -- tr-hog --mib 4 --ready /run/moved.ready
