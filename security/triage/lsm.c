@@ -234,35 +234,49 @@ static void triage_resolve_current(const struct triage_loaded *l)
 }
 
 /*
- * Resolve every task's verdict under @l.  Labels are turned into rules
- * once each, outside RCU, so that the walk over the tasks never allocates.
+ * The verdict of every label in use, computed in process context (matching
+ * a label allocates) so that writing the tasks' caches does not have to.
  */
-static void triage_resolve_all(const struct triage_loaded *l)
-{
-	unsigned int n = 0, cap, i, tasks = 0, unlabelled = 0;
-	struct task_struct *g, *t;
+struct triage_resolution {
+	unsigned int n;
 	u32 *secids;
 	int *rules;
+};
 
-	cap = nr_threads + 64;
-	secids = kvmalloc_array(cap, sizeof(*secids), GFP_KERNEL);
-	rules = kvmalloc_array(cap, sizeof(*rules), GFP_KERNEL);
-	if (!secids || !rules)
-		goto out;
+static int triage_resolution_prepare(const struct triage_loaded *l,
+				     struct triage_resolution *r)
+{
+	unsigned int cap = nr_threads + 64, i;
+	struct task_struct *g, *t;
+
+	r->n = 0;
+	r->secids = kvmalloc_array(cap, sizeof(*r->secids), GFP_KERNEL);
+	r->rules = kvmalloc_array(cap, sizeof(*r->rules), GFP_KERNEL);
+	if (!r->secids || !r->rules)
+		return -ENOMEM;
 
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
 		u32 secid = triage_cred_secid(__task_cred(t));
 
-		for (i = 0; i < n && secids[i] != secid; i++)
+		for (i = 0; i < r->n && r->secids[i] != secid; i++)
 			;
-		if (i == n && n < cap)
-			secids[n++] = secid;
+		if (i == r->n && r->n < cap)
+			r->secids[r->n++] = secid;
 	}
 	rcu_read_unlock();
 
-	for (i = 0; i < n; i++)
-		rules[i] = triage_match_secid(l, secids[i]);
+	for (i = 0; i < r->n; i++)
+		r->rules[i] = triage_match_secid(l, r->secids[i]);
+	return 0;
+}
+
+/* Write every task's cache from @r.  Never sleeps nor allocates. */
+static void triage_resolution_apply(const struct triage_loaded *l,
+				    const struct triage_resolution *r)
+{
+	unsigned int i, tasks = 0, unlabelled = 0;
+	struct task_struct *g, *t;
 
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
@@ -272,20 +286,33 @@ static void triage_resolve_all(const struct triage_loaded *l)
 		tasks++;
 		if (!secid)
 			unlabelled++;
-		for (i = 0; i < n && secids[i] != secid; i++)
+		for (i = 0; i < r->n && r->secids[i] != secid; i++)
 			;
-		if (i < n)
+		if (i < r->n)
 			triage_store(t, cred, triage_pack(secid, l->generation,
-							  rules[i]));
+							  r->rules[i]));
 	}
 	rcu_read_unlock();
 	WRITE_ONCE(triage_counters.resolved_tasks, tasks);
 	WRITE_ONCE(triage_counters.unlabelled_tasks, unlabelled);
 	if (tasks && unlabelled == tasks)
 		pr_warn_once("no LSM labels tasks: only label= rules matching the empty label apply\n");
-out:
-	kvfree(secids);
-	kvfree(rules);
+}
+
+static void triage_resolution_free(struct triage_resolution *r)
+{
+	kvfree(r->secids);
+	kvfree(r->rules);
+}
+
+/* Resolve every task's verdict under @l, the policy in force */
+static void triage_resolve_all(const struct triage_loaded *l)
+{
+	struct triage_resolution r;
+
+	if (!triage_resolution_prepare(l, &r))
+		triage_resolution_apply(l, &r);
+	triage_resolution_free(&r);
 }
 
 static void triage_loaded_free(struct triage_loaded *l)
@@ -378,8 +405,10 @@ static void triage_audit_load_error(const char *reason)
 int triage_load_policy(const char *text, size_t len)
 {
 	struct triage_parse_error err = {};
+	struct triage_resolution r;
 	struct triage_policy *policy;
 	struct triage_loaded *l, *old;
+	bool resolved;
 	int rc;
 
 	rc = triage_policy_parse(text, len, &policy, &err);
@@ -401,14 +430,20 @@ int triage_load_policy(const char *text, size_t len)
 
 	mutex_lock(&triage_load_mutex);
 	l->generation = ++triage_generation;
-	triage_resolve_all(l);
-	/* every OOM holds oom_lock: none sees half of a change */
+	resolved = !triage_resolution_prepare(l, &r);
+	/*
+	 * Every OOM holds oom_lock: it sees the old policy with the old
+	 * verdicts in the caches, or the new with the new, never a mix.
+	 */
 	mutex_lock(&oom_lock);
+	if (resolved)
+		triage_resolution_apply(l, &r);
 	old = rcu_replace_pointer(triage_active, l,
 				  lockdep_is_held(&oom_lock));
 	WRITE_ONCE(triage_mode, policy->mode);
 	mutex_unlock(&oom_lock);
-	/* tasks created or exec'd while resolving */
+	triage_resolution_free(&r);
+	/* labels that appeared while resolving (execs wait for the mutex) */
 	triage_resolve_all(l);
 	mutex_unlock(&triage_load_mutex);
 

@@ -13,7 +13,8 @@ _tap() {
 }
 tap_ok() { _tap ok "$1"; }
 tap_fail() { _tap "not ok" "$1"; }
-diag() { echo "# $*" >&3; }
+# diag TEXT: a TAP comment; every line of a multi-line TEXT is one
+diag() { printf '%s\n' "$*" | sed 's/^/# /' >&3; }
 
 # check DESCRIPTION COMMAND...: ok when the command succeeds
 check() {
