@@ -106,6 +106,10 @@ check "some victims were sacrificed, never more than the OOM events" \
 check "one or two decisions per OOM (would-kill + killed when permissive)" \
 	[ "$seq" -ge "$ev" -a "$seq" -le $((2 * ev)) ]
 check_eq "no load was rejected" "" "$(cat $TRIAGE/load_error)"
+# a load publishes the policy and the caches of its verdicts together: no
+# OOM ever finds a task resolved for another generation (the debug
+# kernel's storm once found one, before that was so)
+check_eq "no label look-up missed" 0 "$(stat_of label_misses)"
 
 # the decisions log against the policies: the last 64 decisions
 awk -F'\t' 'NR > 1' $TRIAGE/decisions >$S/decisions
