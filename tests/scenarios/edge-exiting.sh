@@ -1,0 +1,34 @@
+# A victim already exiting: the sacrificed task dies with 24 MiB to give
+# back, and the pusher keeps allocating at once, so further OOMs come
+# while the victim is still exiting.  The kernel either waits for it or
+# (once its mm is marked MMF_OOM_SKIP) chooses again by the policy: the
+# exiting victim is never chosen a second time, the next victims follow
+# the ranks, and the protected task is never one of them.
+# mem: 256M
+echo "triage classic" >/proc/sys/vm/oom_policy
+check "policy loads" load_policy "protect type=protected_t
+sacrifice type=batch_t rank=9
+sacrifice type=web_t rank=1"
+cg=$(memcg exiting 64M)
+hog db protected_t "$cg" 20
+hog big batch_t "$cg" 24
+hog small web_t "$cg" 4
+dmesg -c >/dev/null
+# 2 MiB a millisecond, well past what the victim frees
+start pusher user_t "$cg" tr-hog --mib 40 --step-mib 2 --step-ms 1
+status pusher >/dev/null
+sleep 0.5
+victims=$(dmesg | sed -n 's/.*Killed process \([0-9]*\) .*/\1/p')
+diag "victims in order: $(echo $victims)"
+check_eq "the first victim is the sacrificed batch_t task (rank 9)" "$(pid_of big)" "$(first_victim)"
+check_eq "it was chosen once, however many OOMs came while it exited" 1 \
+	"$(echo "$victims" | grep -cx "$(pid_of big)")"
+check "the protected task was never chosen" sh -c "! echo '$victims' | grep -qx '$(pid_of db)'"
+check "the protected task is alive" alive db
+check_eq "every victim is big, small (rank 1) or the pusher" "" \
+	"$(echo "$victims" | grep -vx -e "$(pid_of big)" -e "$(pid_of small)" -e "$(pid_of pusher)")"
+check_eq "no decision names a protected verdict" "" \
+	"$(awk -F'\t' 'NR > 1 && $7 == "protect"' $TRIAGE/decisions)"
+check_eq "the decisions record big once" 1 \
+	"$(awk -F'\t' -v p="$(pid_of big)" 'NR > 1 && $5 == p' $TRIAGE/decisions | wc -l)"
+stop_all
