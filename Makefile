@@ -8,10 +8,11 @@ export BUILD
 
 SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench-triage.sh,$(wildcard tests/scenarios/*.sh)))))
 # booted again on the debug kernel (KASAN, kmemleak, lockdep, ...): the
-# scenarios of the triage LSM and the OOM policy chain.  Not bad-input and
-# edge-labels: they exercise the parser (fuzzed under ASan) and scale, and
-# take minutes under KASAN.
-DEBUG_SCENARIOS ?= $(filter-out edge-labels,$(filter chain-% triage-% edge-% storm stacking-%,$(SCENARIOS)))
+# scenarios of the triage LSM and the OOM policy chain, the storm, the
+# boot without a major LSM, and the edge cases that race an exiting victim
+# or end in a panic.  The other edge cases and bad-input exercise the parser
+# (fuzzed under ASan) and scale, and would add minutes under KASAN.
+DEBUG_SCENARIOS ?= $(filter chain-% triage-% storm stacking-% edge-exiting edge-fallback-panic,$(SCENARIOS))
 export SCENARIOS DEBUG_SCENARIOS
 
 .PHONY: all deps kernel debug-kernel initramfs userspace patches demo check bench fuzz clean distclean
