@@ -325,6 +325,7 @@ static void triage_loaded_free(struct triage_loaded *l)
 		for (i = 0; i < l->policy->nr_rules; i++)
 			kfree(l->reasons[i]);
 	kfree(l->reasons);
+	kvfree(l->verdicts);
 	kvfree(l->hits);
 	kvfree(l->text);
 	triage_policy_free(l->policy);
@@ -347,6 +348,28 @@ static char *triage_rule_reason(const struct triage_loaded *l, unsigned int i)
 			 (int)(end - line), line);
 }
 
+/* The hook's answer for a task that @r matches, worked out once per load */
+static void triage_rule_verdict(const struct triage_policy *policy,
+				const struct triage_rule *r,
+				struct oom_select_verdict *v)
+{
+	switch (r->verdict) {
+	case TRIAGE_VERDICT_PROTECT:
+		v->protect = true;
+		break;
+	case TRIAGE_VERDICT_SACRIFICE:
+		v->sacrifice = true;
+		v->rank = r->rank;
+		v->override_score_adj = !policy->respect_score_adj;
+		break;
+	case TRIAGE_VERDICT_ADJUST:
+		v->adj = r->adjust;
+		break;
+	default:
+		break;
+	}
+}
+
 static struct triage_loaded *triage_loaded_new(struct triage_policy *policy)
 {
 	struct triage_loaded *l;
@@ -363,8 +386,12 @@ static struct triage_loaded *triage_loaded_new(struct triage_policy *policy)
 			   GFP_KERNEL);
 	l->reasons = kcalloc(max(policy->nr_rules, 1U), sizeof(*l->reasons),
 			     GFP_KERNEL);
-	if (!l->text || !l->hits || !l->reasons)
+	l->verdicts = kvcalloc(max(policy->nr_rules, 1U), sizeof(*l->verdicts),
+			       GFP_KERNEL);
+	if (!l->text || !l->hits || !l->reasons || !l->verdicts)
 		goto fail;
+	for (i = 0; i < policy->nr_rules; i++)
+		triage_rule_verdict(policy, &policy->rules[i], &l->verdicts[i]);
 	l->text_len = triage_policy_print(policy, l->text, len + 1);
 	for (i = 0; i < policy->nr_rules; i++) {
 		l->reasons[i] = triage_rule_reason(l, i);
@@ -517,7 +544,6 @@ static int triage_oom_select(struct task_struct *p,
 			     struct oom_select_verdict *verdict)
 {
 	const struct triage_loaded *l;
-	const struct triage_rule *r;
 	int rule;
 
 	if (!triage_applies())
@@ -537,22 +563,7 @@ static int triage_oom_select(struct task_struct *p,
 	 * more than the verdict.  The chain counts protected candidates in
 	 * the oom_control; the victim's rule is counted when it is recorded.
 	 */
-	r = &l->policy->rules[rule];
-	switch (r->verdict) {
-	case TRIAGE_VERDICT_PROTECT:
-		verdict->protect = true;
-		break;
-	case TRIAGE_VERDICT_SACRIFICE:
-		verdict->sacrifice = true;
-		verdict->rank = r->rank;
-		verdict->override_score_adj = !l->policy->respect_score_adj;
-		break;
-	case TRIAGE_VERDICT_ADJUST:
-		verdict->adj = r->adjust;
-		break;
-	default:
-		break;
-	}
+	*verdict = l->verdicts[rule];
 out:
 	rcu_read_unlock();
 	return 0;

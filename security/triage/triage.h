@@ -15,6 +15,8 @@
 
 #include "policy.h"
 
+struct oom_select_verdict;
+
 /* Decisions kept for the decisions file, in a preallocated ring */
 #define TRIAGE_DECISIONS	64
 
@@ -34,6 +36,8 @@
  */
 struct triage_loaded {
 	struct triage_policy *policy;
+	/* per rule, the verdict the oom_select hook hands out */
+	struct oom_select_verdict *verdicts;
 	char *text;
 	size_t text_len;
 	char **reasons;
