@@ -122,6 +122,10 @@ static u16 triage_cache_generation(u64 cache)
 	return (u16)(cache >> 32);
 }
 
+/*
+ * The label of @p's objective credentials, 0 when no LSM labels tasks.
+ * Every major LSM answers this; not all answer security_cred_getsecid().
+ */
 static u32 triage_task_secid(struct task_struct *p)
 {
 	u32 secid = 0;
@@ -206,15 +210,6 @@ static void triage_store(struct task_struct *p, const struct cred *cred,
 	WRITE_ONCE(triage_cred(cred)->cache, cache | TRIAGE_CACHE_VERIFIED);
 }
 
-/* The label of a cred; the same as the task's for its real_cred */
-static u32 triage_cred_secid(const struct cred *cred)
-{
-	u32 secid = 0;
-
-	security_cred_getsecid(cred, &secid);
-	return secid;
-}
-
 /*
  * Resolve current's verdict after an exec, which always brings a new cred.
  * The label usually stays: the task's cache then gives the rule, and no
@@ -224,7 +219,7 @@ static void triage_resolve_current(const struct triage_loaded *l)
 {
 	const struct cred *cred = current_real_cred();
 	u64 cache = READ_ONCE(triage_task(current)->cache);
-	u32 secid = triage_cred_secid(cred);
+	u32 secid = triage_task_secid(current);
 
 	if ((u32)cache != secid ||
 	    triage_cache_generation(cache) != l->generation)
@@ -257,7 +252,7 @@ static int triage_resolution_prepare(const struct triage_loaded *l,
 
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
-		u32 secid = triage_cred_secid(__task_cred(t));
+		u32 secid = triage_task_secid(t);
 
 		for (i = 0; i < r->n && r->secids[i] != secid; i++)
 			;
@@ -281,16 +276,28 @@ static void triage_resolution_apply(const struct triage_loaded *l,
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
 		const struct cred *cred = __task_cred(t);
-		u32 secid = triage_cred_secid(cred);
+		u32 secid = triage_task_secid(t);
+		u64 cache;
 
 		tasks++;
 		if (!secid)
 			unlabelled++;
 		for (i = 0; i < r->n && r->secids[i] != secid; i++)
 			;
-		if (i < r->n)
-			triage_store(t, cred, triage_pack(secid, l->generation,
-							  r->rules[i]));
+		if (i == r->n)
+			continue;
+		cache = triage_pack(secid, l->generation, r->rules[i]);
+		/*
+		 * The label is read through the task, not the cred: AppArmor
+		 * does not answer security_cred_getsecid().  Credentials only
+		 * ever move forward, so if @t still has @cred the label is
+		 * @cred's; if not, only the task's cache, checked against
+		 * the label on use, is written.
+		 */
+		if (rcu_access_pointer(t->real_cred) == cred)
+			triage_store(t, cred, cache);
+		else
+			WRITE_ONCE(triage_task(t)->cache, cache);
 	}
 	rcu_read_unlock();
 	WRITE_ONCE(triage_counters.resolved_tasks, tasks);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tr-run - start a program in a given SELinux context and memory cgroup,
- * report its pid, context and how it ended.
+ * tr-run - start a program in a given security label and memory cgroup,
+ * report its pid, label and how it ended.
  *
- * The child moves itself into the cgroup, sets its exec context with
- * setexeccon() and execs the program; a close-on-exec pipe tells the parent
- * whether any of that failed.  The parent writes RESULTS/NAME.pid at once,
+ * The child moves itself into the cgroup, sets the label it will exec in
+ * through the major LSM's own interface (SELinux: setexeccon(); Smack: its
+ * current label, kept across exec; AppArmor: "exec PROFILE") and execs
+ * the program; a close-on-exec pipe tells the parent whether any of that
+ * failed.  The parent writes RESULTS/NAME.pid at once,
  * and RESULTS/NAME (pid=, context=, status=) when the child has ended.
  */
 #define _GNU_SOURCE
@@ -30,7 +32,16 @@
 #define CONTEXT_WAIT_MS 5000
 
 /* What the child reports through the pipe when it cannot exec. */
-enum stage { STAGE_CGROUP = 1, STAGE_SETEXECCON, STAGE_EXEC };
+enum stage { STAGE_CGROUP = 1, STAGE_LABEL, STAGE_EXEC };
+
+/* The LSM that labels tasks in this boot, for --label */
+enum major_lsm { MAJOR_SELINUX, MAJOR_SMACK, MAJOR_APPARMOR };
+
+static const char *const major_lsm_name[] = {
+	[MAJOR_SELINUX] = "selinux",
+	[MAJOR_SMACK] = "smack",
+	[MAJOR_APPARMOR] = "apparmor",
+};
 
 struct report {
 	int stage;
@@ -39,16 +50,21 @@ struct report {
 
 static void usage(void)
 {
-	printf("Usage: tr-run [--type TYPE | --context CTX] [--cgroup DIR]\n"
-	       "              [--name NAME] [--results DIR] -- PROG ARGS...\n"
-	       "Start PROG in an SELinux context and cgroup, print\n"
-	       "  tr-run: NAME pid=PID context=CTX\n"
+	printf("Usage: tr-run [--type TYPE | --context CTX | --label LABEL]\n"
+	       "              [--cgroup DIR] [--name NAME] [--results DIR]\n"
+	       "              -- PROG ARGS...\n"
+	       "Start PROG in a security label and cgroup, print\n"
+	       "  tr-run: NAME pid=PID context=LABEL\n"
 	       "once it runs, wait for it, then print\n"
 	       "  tr-run: NAME pid=PID exited N | killed by signal S (SIGxxx)\n"
 	       "\n"
 	       "  --type TYPE    exec with our own context, type replaced by TYPE\n"
 	       "                 (user, role and MLS range are kept)\n"
 	       "  --context CTX  exec with the full context CTX\n"
+	       "  --label LABEL  exec in LABEL of the major LSM of this boot\n"
+	       "                 (the first of selinux, smack, apparmor in\n"
+	       "                 /sys/kernel/security/lsm): an SELinux context,\n"
+	       "                 a Smack label or an AppArmor profile\n"
 	       "  --cgroup DIR   the child joins cgroup DIR (DIR/cgroup.procs)\n"
 	       "  --name NAME    name in messages and result files\n"
 	       "                 (default: basename of PROG)\n"
@@ -61,8 +77,65 @@ static void usage(void)
 	       "it could not be started; 2 on bad usage.\n");
 }
 
-static _Noreturn void child(int fd, const char *cgroup, const char *ctx,
-			    char **argv)
+/* In the child, before exec: make the exec'd program run in @label */
+static int set_exec_label(enum major_lsm lsm, const char *label)
+{
+	char cmd[PATH_MAX];
+
+	switch (lsm) {
+	case MAJOR_SMACK:
+		/* Smack keeps a task's label across exec */
+		return tr_write_existing("/proc/self/attr/smack/current", label);
+	case MAJOR_APPARMOR:
+		if (snprintf(cmd, sizeof(cmd), "exec %s", label) >=
+		    (int)sizeof(cmd)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		return tr_write_existing("/proc/self/attr/apparmor/exec", cmd);
+	default:
+		return setexeccon_raw(label);
+	}
+}
+
+/* The major LSM of this boot: the first that labels tasks in the list */
+static enum major_lsm major_lsm(void)
+{
+	char list[256], *tok, *save = NULL;
+	ssize_t n;
+	int fd, i;
+
+	fd = open("/sys/kernel/security/lsm", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		tr_die(TR_EXIT_SETUP, "open /sys/kernel/security/lsm");
+	n = read(fd, list, sizeof(list) - 1);
+	close(fd);
+	if (n < 0)
+		tr_die(TR_EXIT_SETUP, "read /sys/kernel/security/lsm");
+	list[n] = '\0';
+	for (tok = strtok_r(list, ",\n", &save); tok;
+	     tok = strtok_r(NULL, ",\n", &save))
+		for (i = 0; i < (int)(sizeof(major_lsm_name) /
+				      sizeof(major_lsm_name[0])); i++)
+			if (!strcmp(tok, major_lsm_name[i]))
+				return (enum major_lsm)i;
+	tr_die(TR_EXIT_SETUP, "--label: no LSM of this boot labels tasks");
+}
+
+/*
+ * Whether the label read back is the one asked for; AppArmor adds the
+ * profile's mode, e.g. "batch_job (complain)".
+ */
+static int label_is(const char *con, const char *want)
+{
+	size_t len = strlen(want);
+
+	return !strcmp(con, want) ||
+	       (!strncmp(con, want, len) && !strncmp(con + len, " (", 2));
+}
+
+static _Noreturn void child(int fd, const char *cgroup, enum major_lsm lsm,
+			    const char *ctx, char **argv)
 {
 	struct report r = { 0, 0 };
 	char path[PATH_MAX], pid[32];
@@ -77,8 +150,8 @@ static _Noreturn void child(int fd, const char *cgroup, const char *ctx,
 			r.stage = STAGE_CGROUP;
 		}
 	}
-	if (!r.stage && ctx && setexeccon_raw(ctx))
-		r.stage = STAGE_SETEXECCON;
+	if (!r.stage && ctx && set_exec_label(lsm, ctx))
+		r.stage = STAGE_LABEL;
 	if (!r.stage) {
 		execvp(argv[0], argv);
 		r.stage = STAGE_EXEC;
@@ -142,7 +215,7 @@ static char *read_child_context(pid_t pid, const char *want)
 			tr_err("getpidcon(%ld)", (long)pid);
 			return strdup("?");
 		}
-		if (!want || !strcmp(con, want) || dead)
+		if (!want || label_is(con, want) || dead)
 			return con;
 		if (tr_now_ms() - start > CONTEXT_WAIT_MS) {
 			tr_msg("pid %ld still has context %s, not %s",
@@ -187,13 +260,15 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "type", required_argument, NULL, 't' },
 		{ "context", required_argument, NULL, 'c' },
+		{ "label", required_argument, NULL, 'l' },
 		{ "cgroup", required_argument, NULL, 'g' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "results", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *type = NULL, *ctx_arg = NULL, *cgroup = NULL;
+	const char *type = NULL, *ctx_arg = NULL, *label = NULL, *cgroup = NULL;
+	enum major_lsm lsm = MAJOR_SELINUX;
 	const char *name = NULL, *results = DEFAULT_RESULTS;
 	char *ctx = NULL, *want = NULL, *con;
 	char path[PATH_MAX], text[64], human[64], key[32], error[PATH_MAX + 64];
@@ -211,6 +286,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			ctx_arg = optarg;
+			break;
+		case 'l':
+			label = optarg;
 			break;
 		case 'g':
 			cgroup = optarg;
@@ -230,12 +308,14 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		tr_usage_error("no program given (tr-run [OPTIONS] -- PROG ARGS...)");
-	if (type && ctx_arg)
-		tr_usage_error("--type and --context exclude each other");
+	if (!!type + !!ctx_arg + !!label > 1)
+		tr_usage_error("--type, --context and --label exclude each other");
 	if (type && !*type)
 		tr_usage_error("--type: empty type");
 	if (ctx_arg && !*ctx_arg)
 		tr_usage_error("--context: empty context");
+	if (label && !*label)
+		tr_usage_error("--label: empty label");
 	if (!name) {
 		name = strrchr(argv[optind], '/');
 		name = name ? name + 1 : argv[optind];
@@ -249,8 +329,14 @@ int main(int argc, char **argv)
 		ctx = context_with_type(type);
 	else if (ctx_arg && !(ctx = strdup(ctx_arg)))
 		tr_die(TR_EXIT_SETUP, "strdup");
+	if (label) {
+		lsm = major_lsm();
+		if (!(ctx = strdup(label)))
+			tr_die(TR_EXIT_SETUP, "strdup");
+	}
 	/* The kernel's spelling of ctx (e.g. c0,c1,c2 -> c0.c2), to compare. */
-	if (ctx && security_canonicalize_context_raw(ctx, &want))
+	if (ctx && (lsm != MAJOR_SELINUX ||
+		    security_canonicalize_context_raw(ctx, &want)))
 		want = strdup(ctx);
 
 	if (pipe2(fds, O_CLOEXEC))
@@ -261,7 +347,7 @@ int main(int argc, char **argv)
 		tr_die(TR_EXIT_SETUP, "fork");
 	if (pid == 0) {
 		close(fds[0]);
-		child(fds[1], cgroup, ctx, argv + optind);
+		child(fds[1], cgroup, lsm, ctx, argv + optind);
 	}
 	close(fds[1]);
 
@@ -283,9 +369,9 @@ int main(int argc, char **argv)
 			snprintf(error, sizeof(error),
 				 "write %s/cgroup.procs: %s", cgroup,
 				 strerror(r.err));
-		} else if (r.stage == STAGE_SETEXECCON) {
-			snprintf(error, sizeof(error), "setexeccon(%s): %s",
-				 ctx, strerror(r.err));
+		} else if (r.stage == STAGE_LABEL) {
+			snprintf(error, sizeof(error), "%s exec label %s: %s",
+				 major_lsm_name[lsm], ctx, strerror(r.err));
 		} else {
 			snprintf(error, sizeof(error), "exec %s%s%s: %s",
 				 argv[optind], ctx ? " as " : "",

@@ -46,12 +46,16 @@ memcg_event() {
 }
 
 # start NAME TYPE CGROUP PROGRAM ARGS...: run PROGRAM in SELinux domain TYPE
-# (- : in the caller's label, as on a boot without SELinux) inside CGROUP,
-# in the background; its fate is recorded in $RESULTS/NAME.
+# (- : in the caller's label, as on a boot without SELinux; @LABEL: in
+# LABEL of the boot's major LSM, a Smack label or an AppArmor profile)
+# inside CGROUP, in the background; its fate is recorded in $RESULTS/NAME.
 start() {
 	name=$1 type=$2 cg=$3; shift 3
-	typeopt="--type $type"
-	[ "$type" = - ] && typeopt=
+	case "$type" in
+	-) typeopt= ;;
+	@*) typeopt="--label ${type#@}" ;;
+	*) typeopt="--type $type" ;;
+	esac
 	tr-run --name "$name" $typeopt --cgroup "$cg" --results "$RESULTS" -- "$@" >>/run/tr-run.log 2>&1 &
 }
 

@@ -1,0 +1,73 @@
+# Stacking with AppArmor as the major LSM: this boot enables capability,
+# apparmor and triage (lsm= below); init loads the test profiles
+# (policy/apparmor/) instead of an SELinux policy.  An AppArmor label is a
+# profile name, matched by label= rules; a task gets one by asking for it
+# at its next exec (attr/apparmor/exec), where triage resolves it.  A
+# sacrificed profile dies first although smallest, a protected profile
+# survives although largest, unconfined tasks match "unconfined"; ranking,
+# decisions, the kill message and stats speak of the profiles.  Verdicts
+# survive a replacement of the profiles, which AppArmor announces to no one.
+# append: lsm=capability,apparmor,triage
+# mem: 256M
+stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
+ranked() {
+	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $6, $4, $5}' $TRIAGE/ranking
+}
+check_eq "the LSMs of this boot" "capability,apparmor,triage" "$(cat /sys/kernel/security/lsm)"
+check_eq "init is unconfined" unconfined "$(cat /proc/self/attr/apparmor/current)"
+check "a policy of AppArmor profiles loads" load_policy "protect label=protected_job
+sacrifice label=batch_*
+adjust -800 label=web_job
+protect label=unconfined"
+echo "triage classic" >/proc/sys/vm/oom_policy
+
+cg=$(memcg apparmor 96M)
+hog database @protected_job "$cg" 40
+hog web @web_job "$cg" 16
+hog batch @batch_job "$cg" 8
+check_eq "tr-run gave batch its profile" "batch_job (complain)" \
+	"$(cat /proc/$(pid_of batch)/attr/apparmor/current)"
+diag "$(tr '\t' ' ' <$TRIAGE/ranking)"
+check_eq "ranking: the sacrificed batch_job first" "$(pid_of batch)" "$(ranked_first)"
+check_eq "ranking: batch matched the glob" "batch_job sacrifice 2" "$(ranked batch)"
+check_eq "ranking: the database is protected by its profile" \
+	"protected_job protect 1" "$(ranked database)"
+check_eq "ranking: web is adjusted" "web_job adjust 3" "$(ranked web)"
+check_eq "ranking: tr-run, unconfined, is protected" "unconfined protect 4" \
+	"$(awk -F'\t' '$7 == "tr-run" {print $6, $4, $5}' $TRIAGE/ranking | head -n 1)"
+
+push pusher @web_job "$cg" 36
+check_eq "batch (smallest, sacrificed by profile) was SIGKILLed" killed:9 "$(status batch)"
+check_eq "batch was the first OOM victim" "$(pid_of batch)" "$(first_victim)"
+check "the kill message names the profile rule" sh -c \
+	'dmesg | grep -q "oom policy triage: rule 2: sacrifice label=batch_\*"'
+check "database (largest, protected by profile) survived" alive database
+check "web survived" alive web
+check_eq "decisions: the victim's profile, verdict and rule" \
+	"batch_job sacrifice 2" \
+	"$(decision_for batch label) $(decision_for batch verdict) $(decision_for batch rule)"
+check_eq "stats: no task unlabelled" 0 "$(stat_of unlabelled_tasks)"
+check_eq "stats: no label look-up missed" 0 "$(stat_of label_misses)"
+
+# Replacing the profiles gives the tasks new labels (new secids) under
+# the same names, and AppArmor tells no other LSM.  A verdict cached in a
+# task's credentials was matched on the name, so it holds; a task started
+# after the replacement is matched at its exec.
+stop_all
+cg=$(memcg apparmor-replaced 96M)
+hog database2 @protected_job "$cg" 40
+hog web2 @web_job "$cg" 16
+check "the profiles are replaced" sh -c \
+	'dd if=/etc/apparmor/triage-test.bin of=/sys/kernel/security/apparmor/.replace bs=8M 2>/dev/null'
+hog batch2 @batch_job "$cg" 8
+diag "after the replacement: $(tr '\t' ' ' <$TRIAGE/ranking)"
+check_eq "ranking: the database started before the replacement is still protected" \
+	"protected_job protect 1" "$(ranked database2)"
+check_eq "ranking: a batch job started after it is sacrificed first" \
+	"$(pid_of batch2)" "$(ranked_first)"
+dmesg -c >/dev/null
+push pusher2 @web_job "$cg" 36
+check_eq "the next OOM kills that batch job" "$(pid_of batch2)" "$(first_victim)"
+check "the database survived" alive database2
+check_eq "stats: still no label look-up missed" 0 "$(stat_of label_misses)"
+stop_all

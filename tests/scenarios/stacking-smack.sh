@@ -1,0 +1,63 @@
+# Stacking with Smack as the major LSM: this boot enables capability,
+# smack and triage (lsm= below), and init loads no SELinux policy.  A Smack
+# label is a plain word, not an SELinux context, so only label= rules (an
+# exact label or a glob) match it and type= rules never do.  Tasks get
+# their labels the Smack way (a privileged write to attr/smack/current,
+# kept across exec); triage resolves them at that exec.  A sacrificed
+# label dies first although smallest, a protected label survives although
+# largest, an adjust reorders, and ranking, decisions, the kill message
+# and stats all speak of the Smack labels.
+# append: lsm=capability,smack,triage
+# mem: 256M
+stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
+ranked() {
+	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $6, $4, $5}' $TRIAGE/ranking
+}
+check_eq "the LSMs of this boot" "capability,smack,triage" "$(cat /sys/kernel/security/lsm)"
+check_eq "init runs in Smack's floor label" "_" "$(cat /proc/self/attr/smack/current)"
+check "a policy of Smack labels loads" load_policy "protect type=Batch
+protect label=Database
+sacrifice label=Batch*
+adjust -800 label=Web"
+echo "triage classic" >/proc/sys/vm/oom_policy
+
+cg=$(memcg smack 96M)
+hog database @Database "$cg" 40
+hog web @Web "$cg" 16
+hog batch @BatchNightly "$cg" 8
+check_eq "tr-run gave batch its Smack label" BatchNightly "$(cat /proc/$(pid_of batch)/attr/smack/current)"
+diag "$(tr '\t' ' ' <$TRIAGE/ranking)"
+check_eq "ranking: the sacrificed BatchNightly job first" "$(pid_of batch)" "$(ranked_first)"
+check_eq "ranking: BatchNightly matched the glob (rule 3), not type=Batch" \
+	"BatchNightly sacrifice 3" "$(ranked batch)"
+check_eq "ranking: the database is protected by its label" \
+	"Database protect 2" "$(ranked database)"
+check_eq "ranking: web is adjusted" "Web adjust 4" "$(ranked web)"
+
+push pusher @Web "$cg" 36
+check_eq "batch (smallest, sacrificed by label) was SIGKILLed" killed:9 "$(status batch)"
+check_eq "batch was the first OOM victim" "$(pid_of batch)" "$(first_victim)"
+check "the kill message names the label rule" sh -c \
+	'dmesg | grep -q "oom policy triage: rule 3: sacrifice label=Batch\*"'
+check "database (largest, protected by label) survived" alive database
+check "web survived" alive web
+check_eq "decisions: the victim's Smack label, verdict and rule" \
+	"BatchNightly sacrifice 3" \
+	"$(decision_for batch label) $(decision_for batch verdict) $(decision_for batch rule)"
+check_eq "stats: no task unlabelled" 0 "$(stat_of unlabelled_tasks)"
+check_eq "stats: no label look-up missed" 0 "$(stat_of label_misses)"
+stop_all
+
+# adjust alone reorders: the larger task loses 900 points and outlives
+# the smaller
+check "a policy adjusting one label loads" load_policy "adjust -900 label=Big"
+cg=$(memcg smack-adjust 64M)
+hog big @Big "$cg" 30
+hog small @Small "$cg" 14
+check_eq "ranking: the smaller task first" "$(pid_of small)" "$(ranked_first)"
+dmesg -c >/dev/null
+push pusher2 @Big "$cg" 24
+check_eq "the adjusted, larger task survived; the smaller died first" \
+	"$(pid_of small)" "$(first_victim)"
+check "big survived" alive big
+stop_all
