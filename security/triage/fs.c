@@ -310,7 +310,7 @@ static ssize_t triage_bench_write(struct file *file, const char __user *ubuf,
 				  size_t len, loff_t *ppos)
 {
 	unsigned int rounds, tasks;
-	u64 on, off;
+	u64 on, off, floor;
 	int rc;
 
 	if (!capable(CAP_MAC_ADMIN))
@@ -318,11 +318,11 @@ static ssize_t triage_bench_write(struct file *file, const char __user *ubuf,
 	rc = kstrtouint_from_user(ubuf, len, 10, &rounds);
 	if (rc)
 		return rc;
-	tasks = triage_bench_selection(rounds, &on, &off);
+	tasks = triage_bench_selection(rounds, &on, &off, &floor);
 	mutex_lock(&triage_bench_mutex);
 	scnprintf(triage_bench_result, sizeof(triage_bench_result),
-		  "tasks %u rounds %u on_ns %llu off_ns %llu\n",
-		  tasks, clamp(rounds, 1U, 64U), on, off);
+		  "tasks %u rounds %u on_ns %llu off_ns %llu floor_ns %llu\n",
+		  tasks, clamp(rounds, 1U, 64U), on, off, floor);
 	mutex_unlock(&triage_bench_mutex);
 	return len;
 }

@@ -52,6 +52,12 @@ static int triage_mode = TRIAGE_MODE_ENFORCE;
 static bool triage_shadow;
 static bool triage_bypass;
 static bool triage_quiet;
+
+/*
+ * The benchmark's floor (CONFIG_SECURITY_TRIAGE_BENCH only): verdicts are
+ * handed out by pid, without reading any per-task state.
+ */
+static bool triage_bench_stateless;
 static enum triage_outcome triage_pending_outcome;
 
 static char triage_last_error[128];
@@ -560,7 +566,11 @@ static int triage_oom_select(struct task_struct *p,
 	l = rcu_dereference(triage_active);
 	if (!l)
 		goto out;
-	rule = triage_cached_rule(p, l);
+	if (IS_ENABLED(CONFIG_SECURITY_TRIAGE_BENCH) &&
+	    READ_ONCE(triage_bench_stateless))
+		rule = (p->pid & 3) < l->policy->nr_rules ? (p->pid & 3) : -1;
+	else
+		rule = triage_cached_rule(p, l);
 	if (unlikely(rule == -2) && triage_counting())
 		atomic_long_inc(&triage_counters.label_misses);
 	if (rule < 0)
@@ -939,13 +949,15 @@ out:
 /* Selections per timing: a coarse clock (jiffies under emulation) needs it */
 #define TRIAGE_BENCH_BATCH	8
 
-static u64 triage_bench_once(struct oom_control *oc, bool verdicts)
+static u64 triage_bench_once(struct oom_control *oc, bool verdicts,
+			     bool stateless)
 {
 	unsigned int i;
 	u64 start;
 
 	WRITE_ONCE(triage_bypass, !verdicts);
 	WRITE_ONCE(triage_shadow, verdicts);
+	WRITE_ONCE(triage_bench_stateless, stateless);
 	start = ktime_get_ns();
 	for (i = 0; i < TRIAGE_BENCH_BATCH; i++) {
 		if (oom_select_classic(oc) == OOM_POLICY_VICTIM)
@@ -953,6 +965,7 @@ static u64 triage_bench_once(struct oom_control *oc, bool verdicts)
 		oc->chosen = NULL;
 	}
 	start = ktime_get_ns() - start;
+	WRITE_ONCE(triage_bench_stateless, false);
 	WRITE_ONCE(triage_shadow, false);
 	WRITE_ONCE(triage_bypass, false);
 	return div_u64(start, TRIAGE_BENCH_BATCH);
@@ -971,6 +984,8 @@ static int triage_u64_cmp(const void *a, const void *b)
  *	system (at most 64)
  * @on_ns: median time of a selection with triage's verdicts applied
  * @off_ns: median time of a selection with triage's verdicts bypassed
+ * @floor_ns: median time of a selection with verdicts handed out by pid,
+ *	without reading any per-task state: what the hook costs at the least
  *
  * Runs the classic selection over every task as a global OOM would, under
  * oom_lock, without killing anything: a benchmark, not a test.
@@ -978,10 +993,10 @@ static int triage_u64_cmp(const void *a, const void *b)
  * Return: the number of processes seen by the last selection.
  */
 unsigned int triage_bench_selection(unsigned int rounds, u64 *on_ns,
-				    u64 *off_ns)
+				    u64 *off_ns, u64 *floor_ns)
 {
 	struct oom_control oc = { .order = 0 };
-	u64 on[64], off[64];
+	u64 on[64], off[64], floor[64];
 	struct task_struct *p;
 	unsigned int i, tasks = 0;
 
@@ -990,16 +1005,19 @@ unsigned int triage_bench_selection(unsigned int rounds, u64 *on_ns,
 	mutex_lock(&oom_lock);
 	WRITE_ONCE(triage_quiet, true);
 	for (i = 0; i < rounds; i++) {
-		on[i] = triage_bench_once(&oc, true);
-		off[i] = triage_bench_once(&oc, false);
+		on[i] = triage_bench_once(&oc, true, false);
+		off[i] = triage_bench_once(&oc, false, false);
+		floor[i] = triage_bench_once(&oc, true, true);
 	}
 	WRITE_ONCE(triage_quiet, false);
 	mutex_unlock(&oom_lock);
 
 	sort(on, rounds, sizeof(u64), triage_u64_cmp, NULL);
 	sort(off, rounds, sizeof(u64), triage_u64_cmp, NULL);
+	sort(floor, rounds, sizeof(u64), triage_u64_cmp, NULL);
 	*on_ns = on[rounds / 2];
 	*off_ns = off[rounds / 2];
+	*floor_ns = floor[rounds / 2];
 	rcu_read_lock();
 	for_each_process(p)
 		tasks++;

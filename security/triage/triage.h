@@ -128,6 +128,6 @@ unsigned int triage_copy_decisions(struct triage_decision *out,
 char *triage_secid_label(u32 secid);
 char *triage_ranking_text(size_t *len);
 unsigned int triage_bench_selection(unsigned int rounds, u64 *on_ns,
-				    u64 *off_ns);
+				    u64 *off_ns, u64 *floor_ns);
 
 #endif /* _SECURITY_TRIAGE_TRIAGE_H */
