@@ -294,11 +294,9 @@ static void triage_resolution_apply(const struct triage_loaded *l,
 			continue;
 		cache = triage_pack(secid, l->generation, r->rules[i]);
 		/*
-		 * The label is read through the task, not the cred: AppArmor
-		 * does not answer security_cred_getsecid().  Credentials only
-		 * ever move forward, so if @t still has @cred the label is
-		 * @cred's; if not, only the task's cache, checked against
-		 * the label on use, is written.
+		 * Credentials only ever move forward: if @t still has @cred,
+		 * the label read through @t is @cred's; if not, only the
+		 * task's cache, checked against the label on use, is written.
 		 */
 		if (rcu_access_pointer(t->real_cred) == cred)
 			triage_store(t, cred, cache);

@@ -15,7 +15,7 @@ ranked() {
 }
 check_eq "the LSMs of this boot" "capability,smack,triage" "$(cat /sys/kernel/security/lsm)"
 check_eq "init runs in Smack's floor label" "_" "$(cat /proc/self/attr/smack/current)"
-check "a policy of Smack labels loads" load_policy "protect type=Batch
+check "a policy of Smack labels loads" load_policy "protect type=BatchNightly
 protect label=Database
 sacrifice label=Batch*
 adjust -800 label=Web"
@@ -28,7 +28,7 @@ hog batch @BatchNightly "$cg" 8
 check_eq "tr-run gave batch its Smack label" BatchNightly "$(cat /proc/$(pid_of batch)/attr/smack/current)"
 diag "$(tr '\t' ' ' <$TRIAGE/ranking)"
 check_eq "ranking: the sacrificed BatchNightly job first" "$(pid_of batch)" "$(ranked_first)"
-check_eq "ranking: BatchNightly matched the glob (rule 3), not type=Batch" \
+check_eq "ranking: BatchNightly matched the glob (rule 3), not type=BatchNightly" \
 	"BatchNightly sacrifice 3" "$(ranked batch)"
 check_eq "ranking: the database is protected by its label" \
 	"Database protect 2" "$(ranked database)"
