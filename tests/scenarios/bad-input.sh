@@ -9,6 +9,7 @@
 # write on the same open file, unprivileged writers, and eight writers at
 # once.
 # mem: 256M
+# plan: 26
 # timeout: 300
 B=/run/bad
 G=$B/gen
@@ -183,14 +184,14 @@ try() {
 ncorpus=$(ls /corpus/bad/*.policy | wc -l)
 nexpect=$(for f in /corpus/bad/*.policy; do [ -f "${f%.policy}.expect" ] && echo; done | wc -l)
 for f in /corpus/bad/*.policy; do try "$f"; done >$B/corpus.problems
-check_eq "$ncorpus corpus policies rejected, $nexpect with their .expect error, hash kept" "" \
+check_eq_empty "$ncorpus corpus policies rejected, $nexpect with their .expect error, hash kept" \
 	"$(cat $B/corpus.problems)"
 [ -s $B/corpus.problems ] && diag "$(head -n 20 $B/corpus.problems)"
 
 ngen=$(ls $G/*.policy | wc -l)
 ngexp=$(ls $G/*.expect | wc -l)
 for f in $G/*.policy; do try "$f"; done >$B/gen.problems
-check_eq "$ngen generated policies rejected, $ngexp with an exact error, hash kept" "" \
+check_eq_empty "$ngen generated policies rejected, $ngexp with an exact error, hash kept" \
 	"$(cat $B/gen.problems)"
 [ -s $B/gen.problems ] && diag "$(head -n 20 $B/gen.problems)"
 t2=$(date +%s)
@@ -237,7 +238,7 @@ for p in $B/small /corpus/bad/001-unknown-keyword.policy; do
 			grep -qE "Operation not permitted|Permission denied" $B/err
 	fi
 done
-check_eq "load_error did not record the unprivileged bad write" "" "$(cat $TRIAGE/load_error)"
+check_eq_empty "load_error did not record the unprivileged bad write" "$(cat $TRIAGE/load_error)"
 check_eq "and the policy in force is kept" "$h0" "$(hash_now)"
 
 # eight writers at once, each writing good and bad policies 10 times:
@@ -267,7 +268,7 @@ while [ $w -le 8 ]; do
 	w=$((w + 1))
 done
 wait
-check_eq "no bad policy was accepted by the concurrent writers" "" "$(grep BAD $B/accepted)"
+check_eq_empty "no bad policy was accepted by the concurrent writers" "$(grep BAD $B/accepted)"
 check_eq "every good write was accepted (80)" 80 "$(wc -l <$B/accepted)"
 check_eq "policy_generation counts each accepted write once" $((g1 + 80)) "$(stat_of policy_generation)"
 final=$(hash_now)

@@ -4,6 +4,7 @@
 # verdicts handed out without reading any per-task state.  Prints figures;
 # asserts only that they were measured.  Not part of make check.
 # mem: 2048M
+# plan: 3
 # timeout: 1500
 # TSC as the clock: under TCG the watchdog marks it unstable and the
 # fallback (jiffies) cannot time a selection of 1,000 tasks.
@@ -29,7 +30,7 @@ spawn_to() {
 			sh -c "i=0; while [ \$i -lt $need ]; do sleep 100000 & i=\$((i + 1)); done; touch /run/spawned-$t-$1; wait" \
 			>/dev/null 2>&1 &
 	done
-	tr-waitfile --timeout-ms 900000 /run/spawned-web_t-$1 /run/spawned-batch_t-$1 /run/spawned-protected_t-$1
+	waitfile 900000 /run/spawned-web_t-$1 /run/spawned-batch_t-$1 /run/spawned-protected_t-$1
 }
 
 for n in 1000 10000; do

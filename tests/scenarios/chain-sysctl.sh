@@ -1,6 +1,7 @@
 # vm.oom_policy: the default, valid orders, and bad writes that are
 # refused with the old order kept; a change takes effect on the next OOM.
 # mem: 256M
+# plan: 16
 P=/proc/sys/vm/oom_policy
 check_eq "the default chain is classic" classic "$(cat $P)"
 check "an order naming known policies is accepted" sh -c "echo 'blame-parent classic' >$P"
@@ -33,7 +34,7 @@ cg=$(memcg order2 64M)
 hog db2 protected_t "$cg" 36
 hog other2 web_t "$cg" 8
 push pusher2 user_t "$cg" 24
-sleep 0.3
+nap 0.3
 check "enforce, switched at run time: the protected db survives" alive db2
 check "and a smaller task died instead" sh -c "[ \"$(status_now other2)\" = killed:9 ] || [ \"$(status_now pusher2)\" = killed:9 ]"
 stop_all

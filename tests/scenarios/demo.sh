@@ -3,6 +3,7 @@
 # decided by the stock kernel, once by the triage label policy. Prints an
 # account of who ran where, what the kernel decided, and who died.
 # mem: 256M
+# plan: 4
 say() { echo "# $*" >&3; }
 
 # run_round TAG: the same workload in a fresh 96 MiB memory cgroup
@@ -22,8 +23,8 @@ run_round() {
 	say ""
 	say "A user_t process now allocates 32 MiB, 2 MiB at a time..."
 	start "user-$tag" user_t "$cg" tr-hog --mib 32 --step-mib 2 --step-ms 10 --ready "/run/user-$tag.ready"
-	tr-waitfile --timeout-ms 30000 "/run/user-$tag.ready"
-	sleep 0.3
+	waitfile 30000 "/run/user-$tag.ready"
+	nap 0.3
 	say ""
 	say "The kernel's account:"
 	dmesg | grep -E "invoked oom-killer|Killed process|oom-kill:|type=1430" | sed 's/^\[[ 0-9.]*\] //' |

@@ -3,6 +3,7 @@
 # protected with each non-panic fallback, protected with triage out of the
 # chain); the OOM never livelocks, and each decision says what happened.
 # mem: 256M
+# plan: 21
 echo "triage classic" >/proc/sys/vm/oom_policy
 fallbacks() { sed -n 's/^fallbacks //p' $TRIAGE/stats; }
 

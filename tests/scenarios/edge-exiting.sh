@@ -5,6 +5,7 @@
 # exiting victim is never chosen a second time, the next victims follow
 # the ranks, and the protected task is never one of them.
 # mem: 256M
+# plan: 8
 echo "triage classic" >/proc/sys/vm/oom_policy
 check "policy loads" load_policy "protect type=protected_t
 sacrifice type=batch_t rank=9
@@ -17,7 +18,7 @@ dmesg -c >/dev/null
 # 2 MiB a millisecond, well past what the victim frees
 start pusher user_t "$cg" tr-hog --mib 40 --step-mib 2 --step-ms 1
 status pusher >/dev/null
-sleep 0.5
+nap 0.5
 victims=$(dmesg | sed -n 's/.*Killed process \([0-9]*\) .*/\1/p')
 diag "victims in order: $(echo $victims)"
 check_eq "the first victim is the sacrificed batch_t task (rank 9)" "$(pid_of big)" "$(first_victim)"
@@ -25,9 +26,9 @@ check_eq "it was chosen once, however many OOMs came while it exited" 1 \
 	"$(echo "$victims" | grep -cx "$(pid_of big)")"
 check "the protected task was never chosen" sh -c "! echo '$victims' | grep -qx '$(pid_of db)'"
 check "the protected task is alive" alive db
-check_eq "every victim is big, small (rank 1) or the pusher" "" \
+check_eq_empty "every victim is big, small (rank 1) or the pusher" \
 	"$(echo "$victims" | grep -vx -e "$(pid_of big)" -e "$(pid_of small)" -e "$(pid_of pusher)")"
-check_eq "no decision names a protected verdict" "" \
+check_eq_empty "no decision names a protected verdict" \
 	"$(awk -F'\t' 'NR > 1 && $7 == "protect"' $TRIAGE/decisions)"
 check_eq "the decisions record big once" 1 \
 	"$(awk -F'\t' -v p="$(pid_of big)" 'NR > 1 && $5 == p' $TRIAGE/decisions | wc -l)"

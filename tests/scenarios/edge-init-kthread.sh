@@ -4,6 +4,7 @@
 # oom_score_adj -1000 and oom-score-adj respect) is sacrificed at the top
 # rank, and a global OOM still kills the web_t task that ate the memory.
 # mem: 256M
+# plan: 13
 # timeout: 180
 echo "triage classic" >/proc/sys/vm/oom_policy
 kthreads() {
@@ -25,7 +26,7 @@ awk -F'\t' 'NR > 1 {print $2}' $TRIAGE/ranking >/run/ranked
 echo "$k0" >/run/kthreads
 diag "ranking: $(wc -l </run/ranked) candidates, $(wc -l </run/kthreads) kernel threads"
 check "ranking never lists init" sh -c '! grep -qx 1 /run/ranked'
-check_eq "ranking lists no kernel thread" "" \
+check_eq_empty "ranking lists no kernel thread" \
 	"$(awk 'NR == FNR { k[$1]; next } $1 in k' /run/kthreads /run/ranked)"
 check_eq "/proc/1/oom_score is 0" 0 "$(cat /proc/1/oom_score)"
 check_eq "/proc/2/oom_score (kthreadd) is 0" 0 "$(cat /proc/2/oom_score)"
@@ -33,7 +34,7 @@ check_eq "/proc/2/oom_score (kthreadd) is 0" 0 "$(cat /proc/2/oom_score)"
 # a global OOM: the hog sets its own oom_score_adj back to 0
 gcg=$(memcg edge-global max)
 start ghog web_t "$gcg" sh -c 'echo 0 >/proc/self/oom_score_adj && exec tr-hog --mib 0 --forever --step-mib 4'
-tr-waitfile --timeout-ms 120000 "$RESULTS/ghog" >/dev/null 2>&1
+waitfile 120000 "$RESULTS/ghog" >/dev/null 2>&1
 check_eq "the global OOM killed the web_t hog" killed:9 "$(status ghog)"
 check_eq "as a global, unmatched, killed decision" "global none killed" \
 	"$(decision_for ghog scope) $(decision_for ghog verdict) $(decision_for ghog outcome)"

@@ -3,6 +3,7 @@
 # of exactly 64 KiB loads, one byte more is refused with E2BIG and the old
 # policy stays; exactly 4096 rules load, 4097 are refused.
 # mem: 256M
+# plan: 23
 echo "triage classic" >/proc/sys/vm/oom_policy
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 write_policy() { dd if="$1" of=$TRIAGE/policy bs=1M 2>/tmp/load.err; }

@@ -2,6 +2,7 @@
 # give back: choosing it would livelock), and a task of a sacrificed
 # domain in a frozen cgroup is chosen and dies (SIGKILL thaws it).
 # mem: 256M
+# plan: 13
 echo "triage classic" >/proc/sys/vm/oom_policy
 check "policy loads" load_policy "sacrifice type=batch_t rank=1000
 protect type=protected_t"
@@ -17,7 +18,7 @@ for i in $(seq 50); do
 		[ "$state" = Z ] && [ "$ppid" = "$(pid_of zparent)" ] && zombie=$pid
 	done
 	[ -n "$zombie" ] && break
-	sleep 0.1
+	nap 0.1
 done
 check "a zombie child of the web_t parent exists" [ -n "$zombie" ]
 check_eq "the zombie is batch_t" batch_t "$(cut -d: -f3 /proc/$zombie/attr/current)"
@@ -29,7 +30,7 @@ check_eq "the OOM killed the largest live task instead" killed:9 "$(status big)"
 check "the pusher got its memory" alive pusher
 check "the zombie is still a zombie (nothing was done to it)" sh -c \
 	"read -r _ _ s _ </proc/$zombie/stat && [ \$s = Z ]"
-check_eq "no decision names the zombie" "" \
+check_eq_empty "no decision names the zombie" \
 	"$(awk -F'\t' -v z=$zombie 'NR > 1 && $5 == z' $TRIAGE/decisions)"
 stop_all
 
@@ -39,12 +40,12 @@ echo +memory >$fz/cgroup.subtree_control
 mkdir -p $fz/ice $fz/run
 hog icy batch_t "$fz/ice" 8
 echo 1 >$fz/ice/cgroup.freeze
-for i in $(seq 50); do grep -qx 'frozen 1' $fz/ice/cgroup.events && break; sleep 0.1; done
+for i in $(seq 50); do grep -qx 'frozen 1' $fz/ice/cgroup.events && break; nap 0.1; done
 check_eq "the batch_t task's cgroup is frozen" "frozen 1" "$(grep frozen $fz/ice/cgroup.events)"
 diag "frozen task state: $(read -r _ _ s _ </proc/$(pid_of icy)/stat; echo $s)"
 hog big2 web_t "$fz/run" 30
 start pusher2 user_t "$fz/run" tr-hog --mib 30 --step-mib 2 --step-ms 10 --ready /run/pusher2.ready
-tr-waitfile --timeout-ms 30000 /run/pusher2.ready
+waitfile 30000 /run/pusher2.ready
 check_eq "the frozen sacrificed task was killed" killed:9 "$(status icy)"
 check_eq "as a sacrifice" "sacrifice killed" "$(decision_for icy verdict) $(decision_for icy outcome)"
 check "the web_t task survived" alive big2

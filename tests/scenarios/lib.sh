@@ -1,30 +1,51 @@
 # Shell vocabulary of the guest scenarios (sourced by /init; busybox ash).
 # Assertions print TAP to fd 3; every number comes from the kernel's own
 # evidence: exit signals, memory.events, the kernel log.
+# Every scenario declares in its header how many test points it prints
+# ("# plan: N"; docs/testing.md); the runner fails a scenario that prints
+# another number.  Helpers keep their variables local: a scenario's own
+# name, type, cg, n... are never touched.
 
 RESULTS=/run/results
 mkdir -p "$RESULTS"
 [ -f /run/tap-count ] || echo 0 >/run/tap-count
 
+# The factor every fixed wait is multiplied by: time_scale=K on the kernel
+# command line (tests/qemu/run --timeout-scale K, for the debug kernel).
+TIME_SCALE=${time_scale:-1}
+
 _tap() {
+	local n
 	n=$(( $(cat /run/tap-count) + 1 ))
 	echo $n >/run/tap-count
 	echo "$1 $n - $2" >&3
 }
 tap_ok() { _tap ok "$1"; }
 tap_fail() { _tap "not ok" "$1"; }
+# tap_skip DESCRIPTION REASON: a test point that could not be run here; the
+# runner reports it as a skip, never as a pass
+tap_skip() { _tap ok "$1 # SKIP $2"; }
 # diag TEXT: a TAP comment; every line of a multi-line TEXT is one
 diag() { printf '%s\n' "$*" | sed 's/^/# /' >&3; }
 
+# plan N: for a scenario whose header says "# plan: dynamic" only, the
+# number of test points it is about to print, worked out from evidence
+# other than its own output (e.g. the plans of the KTAP it reports)
+plan() { echo "# plan $1" >&3; }
+
 # check DESCRIPTION COMMAND...: ok when the command succeeds
 check() {
-	desc=$1; shift
+	local desc=$1; shift
 	if "$@"; then tap_ok "$desc"; else tap_fail "$desc"; fi
 }
 
-# check_eq DESCRIPTION EXPECTED ACTUAL
+# check_eq DESCRIPTION EXPECTED ACTUAL: ok when both are the same and not
+# empty (two empty strings are most often two failed look-ups)
 check_eq() {
-	if [ "$2" = "$3" ]; then
+	if [ -z "$2" ] && [ -z "$3" ]; then
+		tap_fail "$1"
+		diag "expected and got are both empty: nothing was compared"
+	elif [ "$2" = "$3" ]; then
 		tap_ok "$1"
 	else
 		tap_fail "$1"
@@ -32,12 +53,37 @@ check_eq() {
 	fi
 }
 
+# check_eq_empty DESCRIPTION ACTUAL: ok when ACTUAL is empty, for the
+# assertions whose evidence is the absence of something (no line of a
+# file matches); make sure that a failing command cannot also print nothing
+check_eq_empty() {
+	if [ -z "$2" ]; then
+		tap_ok "$1"
+	else
+		tap_fail "$1"
+		diag "expected nothing, got '$2'"
+	fi
+}
+
+# nap SECONDS: sleep SECONDS (fractions allowed) times the time scale
+nap() { sleep "$(scaled "$1")"; }
+
+# scaled NUMBER: NUMBER times the time scale
+scaled() { awk -v x="$1" -v k="$TIME_SCALE" 'BEGIN { print x * k }'; }
+
+# waitfile MS FILE...: wait until every FILE exists, at most MS ms times
+# the time scale (tr-waitfile; fails on timeout)
+waitfile() {
+	local ms=$1; shift
+	tr-waitfile --timeout-ms "$(scaled "$ms")" "$@"
+}
+
 # memcg NAME MAX: a fresh memory cgroup limited to MAX (no swap here)
 memcg() {
-	cg=/sys/fs/cgroup/$1
-	mkdir -p "$cg"
-	echo "$2" >"$cg/memory.max"
-	echo "$cg"
+	local dir=/sys/fs/cgroup/$1
+	mkdir -p "$dir"
+	echo "$2" >"$dir/memory.max"
+	echo "$dir"
 }
 
 # memcg_event CGROUP KEY: a counter from memory.events (e.g. oom_kill)
@@ -50,19 +96,20 @@ memcg_event() {
 # LABEL of the boot's major LSM, a Smack label or an AppArmor profile)
 # inside CGROUP, in the background; its fate is recorded in $RESULTS/NAME.
 start() {
-	name=$1 type=$2 cg=$3; shift 3
-	case "$type" in
+	local sname=$1 stype=$2 scg=$3 typeopt
+	shift 3
+	case "$stype" in
 	-) typeopt= ;;
-	@*) typeopt="--label ${type#@}" ;;
-	*) typeopt="--type $type" ;;
+	@*) typeopt="--label ${stype#@}" ;;
+	*) typeopt="--type $stype" ;;
 	esac
-	tr-run --name "$name" $typeopt --cgroup "$cg" --results "$RESULTS" -- "$@" >>/run/tr-run.log 2>&1 &
+	tr-run --name "$sname" $typeopt --cgroup "$scg" --results "$RESULTS" -- "$@" >>/run/tr-run.log 2>&1 &
 }
 
 # hog NAME TYPE CGROUP MIB: a process holding MIB MiB, waited for until resident
 hog() {
 	start "$1" "$2" "$3" tr-hog --mib "$4" --ready "/run/$1.ready"
-	tr-waitfile --timeout-ms 30000 "/run/$1.ready" ||
+	waitfile 30000 "/run/$1.ready" ||
 		diag "hog $1 ($2, $4 MiB) never became ready"
 }
 
@@ -71,22 +118,35 @@ hog() {
 # or dead
 push() {
 	start "$1" "$2" "$3" tr-hog --mib "$4" --step-mib 2 --step-ms 10 --ready "/run/$1.ready"
-	tr-waitfile --timeout-ms 30000 "/run/$1.ready"
+	waitfile 30000 "/run/$1.ready"
 }
 
 pid_of() { cat "$RESULTS/$1.pid" 2>/dev/null; }
 
-# status NAME: waits up to 10s for NAME to end, prints e.g. killed:9 or exited:0
+# status NAME: waits up to 10 s (scaled) for NAME to end, prints e.g.
+# killed:9 or exited:0, or running
 status() {
-	tr-waitfile --timeout-ms 10000 "$RESULTS/$1" >/dev/null 2>&1
+	waitfile 10000 "$RESULTS/$1" >/dev/null 2>&1
 	sed -n 's/^status=//p' "$RESULTS/$1" 2>/dev/null || echo running
 }
 
 # context_of NAME: the SELinux context NAME ran in
 context_of() { sed -n 's/^context=//p' "$RESULTS/$1" 2>/dev/null; }
 
-# alive NAME: NAME's process still exists
-alive() { [ -d "/proc/$(pid_of "$1")" ] && [ ! -f "$RESULTS/$1" ]; }
+# alive NAME: NAME was started (its pid file exists), has not ended (no
+# results file), and its process is neither a zombie nor dying: state Z or
+# X, or a SIGKILL pending (an OOM kill not yet acted on), is dead
+alive() {
+	local pid state sigs
+	pid=$(pid_of "$1")
+	[ -n "$pid" ] && [ ! -f "$RESULTS/$1" ] || return 1
+	state=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1)
+	case "$state" in ""|Z|X|x) return 1 ;; esac
+	for sigs in $(sed -n -e 's/^SigPnd:[[:space:]]*//p' -e 's/^ShdPnd:[[:space:]]*//p' \
+			"/proc/$pid/status" 2>/dev/null); do
+		[ $(( 0x$sigs & 0x100 )) -eq 0 ] || return 1
+	done
+}
 
 # oom_killed_in_log NAME: the kernel logged NAME's pid as an OOM victim
 oom_killed_in_log() {
@@ -95,10 +155,11 @@ oom_killed_in_log() {
 
 # stop_all: kill what a scenario started, so the next one starts clean
 stop_all() {
+	local f
 	for f in "$RESULTS"/*.pid; do
 		[ -f "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null
 	done
-	sleep 0.2
+	nap 0.2
 }
 
 # status_now NAME: like status, without waiting

@@ -1,6 +1,7 @@
 # A memory cgroup OOM among labelled processes, decided by the stock
 # kernel: the largest task dies, whatever its label.
 # mem: 256M
+# plan: 7
 cg=$(memcg stock 64M)
 hog big web_t "$cg" 36
 hog small batch_t "$cg" 8

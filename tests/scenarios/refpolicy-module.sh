@@ -6,6 +6,7 @@
 # append line below; built by make -C policy/refpolicy OUT=... bin).
 # append: selinux_policy=/etc/selinux/refpolicy-triage.bin
 # mem: 512M
+# plan: 11
 # timeout: 300
 ctx=$(cat /proc/self/attr/current)
 diag "scenario context: $ctx"
@@ -47,12 +48,12 @@ check "the kernel took it (generation $gen0 -> $gen1)" test "$gen1" != "$gen0"
 # triagectl started by the admin runs in triagectl_t
 tr-run --name follow --context "$admin" --results "$RESULTS" -- /opt/bin/sh -c \
 	'exec /opt/bin/triagectl log --follow' 3>&- </dev/null >/tmp/follow.out 2>&1 &
-tr-waitfile --timeout-ms 10000 "$RESULTS/follow.pid" >/dev/null 2>&1
+waitfile 10000 "$RESULTS/follow.pid" >/dev/null 2>&1
 i=0
 while [ $i -lt 50 ]; do
 	fctx=$(cat "/proc/$(pid_of follow)/attr/current" 2>/dev/null)
 	case "$fctx" in *:triagectl_t:*) break ;; esac
-	sleep 0.1; i=$((i + 1))
+	nap 0.1; i=$((i + 1))
 done
 check_eq "triagectl run by sysadm_t runs in triagectl_t" \
 	sysadm_u:sysadm_r:triagectl_t:s0-s0:c0.c1023 "$fctx"

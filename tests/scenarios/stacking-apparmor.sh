@@ -9,6 +9,7 @@
 # survive a replacement of the profiles, which AppArmor announces to no one.
 # append: lsm=capability,apparmor,triage
 # mem: 256M
+# plan: 23
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
 	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $6, $4, $5}' $TRIAGE/ranking

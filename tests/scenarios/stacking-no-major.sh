@@ -7,6 +7,7 @@
 # fallback decides when it protects them all.
 # append: lsm=capability,triage
 # mem: 256M
+# plan: 15
 check_eq "the LSMs of this boot" "capability,triage" "$(cat /sys/kernel/security/lsm)"
 check "no task has a label (attr/current has no provider)" \
 	sh -c '! cat /proc/self/attr/current 2>/dev/null'
@@ -41,7 +42,7 @@ protect label=*"
 cg=$(memcg nomajor-all 48M)
 hog big2 - "$cg" 24
 hog small2 - "$cg" 8
-check_eq "ranking: every task protected" "" \
+check_eq_empty "ranking: every task protected" \
 	"$(awk -F'\t' 'NR > 1 && $4 != "protect"' $TRIAGE/ranking)"
 dmesg -c >/dev/null
 push pusher2 - "$cg" 30

@@ -9,6 +9,7 @@
 # and stats all speak of the Smack labels.
 # append: lsm=capability,smack,triage
 # mem: 256M
+# plan: 20
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
 	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $6, $4, $5}' $TRIAGE/ranking

@@ -8,6 +8,7 @@
 # the kernel still answers and the policy still decides.
 # The count can be lowered on the kernel command line (storm_ooms=N).
 # mem: 256M
+# plan: 30
 # timeout: 420
 N=${storm_ooms:-1000}
 EVERY=${storm_global_every:-100}
@@ -105,7 +106,7 @@ check "some victims were sacrificed, never more than the OOM events" \
 	[ "$sac" -gt 0 -a "$sac" -le "$ev" ]
 check "one or two decisions per OOM (would-kill + killed when permissive)" \
 	[ "$seq" -ge "$ev" -a "$seq" -le $((2 * ev)) ]
-check_eq "no load was rejected" "" "$(cat $TRIAGE/load_error)"
+check_eq_empty "no load was rejected" "$(cat $TRIAGE/load_error)"
 # a load publishes the policy and the caches of its verdicts together: no
 # OOM ever finds a task resolved for another generation (the debug
 # kernel's storm once found one, before that was so)
@@ -115,18 +116,18 @@ check_eq "no label look-up missed" 0 "$(stat_of label_misses)"
 awk -F'\t' 'NR > 1' $TRIAGE/decisions >$S/decisions
 cut -d' ' -f2 $S/log | sort >$S/pids
 check_eq "the decisions log holds 64 decisions" 64 "$(wc -l <$S/decisions)"
-check_eq "no decision names a protected verdict or protected_t" "" \
+check_eq_empty "no decision names a protected verdict or protected_t" \
 	"$(awk -F'\t' '$7 == "protect" || $10 ~ /:protected_t:/' $S/decisions)"
-check_eq "every decision is a storm task in web_t or batch_t" "" \
+check_eq_empty "every decision is a storm task in web_t or batch_t" \
 	"$(awk -F'\t' '$11 != "tr-hog" || $10 !~ /:(web_t|batch_t):/' $S/decisions)"
-check_eq "every verdict is one the policies give web_t and batch_t" "" \
+check_eq_empty "every verdict is one the policies give web_t and batch_t" \
 	"$(awk -F'\t' '$7 != "sacrifice" && $7 != "adjust"' $S/decisions)"
-check_eq "every outcome is killed or would-kill" "" \
+check_eq_empty "every outcome is killed or would-kill" \
 	"$(awk -F'\t' '$9 != "killed" && $9 != "would-kill"' $S/decisions)"
-check_eq "every killed pid is a storm task the storm saw SIGKILLed" "" \
+check_eq_empty "every killed pid is a storm task the storm saw SIGKILLed" \
 	"$(awk -F'\t' '$9 == "killed" {print $5}' $S/decisions | sort -u |
 	   while read -r p; do grep -q "^[0-9]* $p [a-z]* [a-z_]* [a-z_]* killed:9$" $S/log || echo "$p"; done)"
-check_eq "every verdict names the rule that gives it (sacrifice 2, adjust 3)" "" \
+check_eq_empty "every verdict names the rule that gives it (sacrifice 2, adjust 3)" \
 	"$(awk -F'\t' '!(($7 == "sacrifice" && $8 == 2) || ($7 == "adjust" && $8 == 3))' $S/decisions)"
 
 # the kernel answers, and the policy still decides the next OOM

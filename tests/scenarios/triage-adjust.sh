@@ -1,6 +1,7 @@
 # adjust reorders: a larger web_t task adjusted down outlives a smaller
 # user_t task; /proc/PID/oom_score and the ranking reflect the adjustment.
 # mem: 256M
+# plan: 6
 echo "triage classic" >/proc/sys/vm/oom_policy
 cg=$(memcg adjust 64M)
 hog web web_t "$cg" 30

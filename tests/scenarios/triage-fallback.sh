@@ -2,6 +2,7 @@
 # kernel neither livelocks nor panics (fallback least-protected, then
 # classic); exec into another domain changes a task's verdict.
 # mem: 256M
+# plan: 8
 echo "triage classic" >/proc/sys/vm/oom_policy
 check "policy with fallback least-protected loads" load_policy "fallback least-protected
 protect type=protected_t
@@ -30,7 +31,7 @@ sacrifice type=batch_t"
 cg=$(memcg exec 64M)
 hog big protected_t "$cg" 30
 start mover web_t "$cg" tr-run --name moved --type batch_t --results /run/results -- tr-hog --mib 4 --ready /run/moved.ready
-tr-waitfile --timeout-ms 10000 /run/moved.ready
+waitfile 10000 /run/moved.ready
 check_eq "after exec into batch_t the ranking puts it first" "$(pid_of moved)" "$(ranked_first)"
 push pusher2 user_t "$cg" 30
 check_eq "the task that exec'd into batch_t was sacrificed" killed:9 "$(status moved)"

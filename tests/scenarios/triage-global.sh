@@ -2,6 +2,7 @@
 # dies first although it is small, the protected database survives
 # although it is the largest; the runaway task dies next.
 # mem: 256M
+# plan: 6
 echo "triage classic" >/proc/sys/vm/oom_policy
 check "policy loads" load_policy "protect type=protected_t
 protect type=init_t

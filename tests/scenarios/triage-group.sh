@@ -1,6 +1,7 @@
 # sacrifice ... group: when one task of the domain is chosen, every task
 # of that domain in the OOM's scope dies with it; other domains live.
 # mem: 256M
+# plan: 9
 echo "triage classic" >/proc/sys/vm/oom_policy
 check "group policy loads" load_policy "protect type=protected_t
 sacrifice type=batch_t group"

@@ -2,6 +2,7 @@
 # and reason, and the old policy keeps deciding; only CAP_MAC_ADMIN may
 # write; mode switches.
 # mem: 256M
+# plan: 13
 check "a good policy loads" load_policy "protect type=protected_t"
 hash=$(sed -n 's/^policy_hash //p' $TRIAGE/stats)
 if load_policy "protect type=protected_t

@@ -2,6 +2,7 @@
 # protected database, the largest, survives; ranking, decisions, stats
 # and the audit record agree with the kernel's choice.
 # mem: 256M
+# plan: 15
 check "triage policy loaded" load_policy "protect type=protected_t
 sacrifice type=batch_t
 adjust -500 type=web_t"
@@ -30,7 +31,7 @@ check_eq "decisions records the sacrifice" sacrifice "$(decision_for batch verdi
 check_eq "decisions records it as killed in a memcg" "killed memcg" \
 	"$(decision_for batch outcome) $(decision_for batch scope)"
 check_eq "stats counts the sacrifice" 1 "$(sed -n 's/^sacrificed //p' $TRIAGE/stats)"
-sleep 0.5
+nap 0.5
 check "an AUDIT_TRIAGE (1430) record names the victim" sh -c \
 	"dmesg | grep 'type=1430' | grep -q 'pid=$(pid_of batch) .*verdict=sacrifice.*outcome=killed'"
 stop_all

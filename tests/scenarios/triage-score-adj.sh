@@ -2,10 +2,11 @@
 # by default (oom-score-adj override) a sacrificed task at -1000 still
 # dies first; with "oom-score-adj respect" it stays unkillable.
 # mem: 256M
+# plan: 8
 echo "triage classic" >/proc/sys/vm/oom_policy
 adj_hog() { # NAME CGROUP MIB: a batch_t hog that set its own oom_score_adj to -1000
 	start "$1" batch_t "$2" sh -c "echo -1000 >/proc/self/oom_score_adj && exec tr-hog --mib $3 --ready /run/$1.ready"
-	tr-waitfile --timeout-ms 30000 "/run/$1.ready"
+	waitfile 30000 "/run/$1.ready"
 }
 check "override policy loads" load_policy "sacrifice type=batch_t"
 cg=$(memcg adj1 64M)

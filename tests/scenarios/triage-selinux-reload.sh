@@ -1,6 +1,7 @@
 # Reloading the SELinux policy (LSM_POLICY_CHANGE) re-resolves every
 # task's verdict: no misses, and the next OOM still follows the labels.
 # mem: 256M
+# plan: 7
 echo "triage classic" >/proc/sys/vm/oom_policy
 check "policy loads" load_policy "protect type=protected_t
 sacrifice type=batch_t"
