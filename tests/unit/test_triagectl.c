@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <glob.h>
 #include <setjmp.h>
@@ -40,6 +41,7 @@
 struct fake {
 	char dir[64];		/* the fake securityfs triage directory */
 	char proc[96];		/* a fake /proc */
+	char sys[96];		/* a fake /sys */
 	char file[96];		/* a scratch policy file */
 };
 
@@ -49,6 +51,33 @@ struct run {
 };
 
 static int fake_errno;		/* the refusal the fake write returns */
+
+/* the fake open(): refuses one interface file, or swaps its content */
+static const char *deny_name;	/* e.g. "ranking" */
+static int deny_errno;
+static const char *swap_name;	/* rewritten before its swap_at-th open */
+static const char *swap_text;
+static int swap_at, swap_opens;
+
+static int fake_open(const char *path, int flags)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (deny_name && !strcmp(base, deny_name)) {
+		errno = deny_errno;
+		return -1;
+	}
+	if (swap_name && !strcmp(base, swap_name) && ++swap_opens == swap_at) {
+		FILE *f = fopen(path, "w");
+
+		if (f) {
+			fputs(swap_text, f);
+			fclose(f);
+		}
+	}
+	return open(path, flags);
+}
 
 static ssize_t fake_refuse(int fd, const void *buf, size_t len)
 {
@@ -108,7 +137,16 @@ static const char stats_text[] =
 	"rule 2 hits 9\n"
 	"rule 3 hits 4\n";
 
+/* the kernel's format: tiers, columns named by the header */
 static const char ranking_text[] =
+	"# rank\tpid\ttier\tsrank\tpoints\tverdict\trule\tlabel\tcomm\n"
+	"1\t211\tsacrifice\t900\t1483\tsacrifice\t2\tsystem_u:system_r:batch_t:s0\ttr-hog\n"
+	"2\t205\tordinary\t-\t10412\tadjust\t3\tsystem_u:system_r:web_t:s0\ttr-hog\n"
+	"3\t1\tordinary\t-\t112\tnone\t-\tsystem_u:system_r:init_t:s0\tinit\n"
+	"-\t198\tprotected\t-\t-\tprotect\t1\tsystem_u:system_r:protected_t:s0\ttr-hog\n";
+
+/* the format before tiers: still read */
+static const char old_ranking_text[] =
 	"# rank\tpid\tpoints\tverdict\trule\tlabel\tcomm\n"
 	"1\t211\t2147483\tsacrifice\t2\tsystem_u:system_r:batch_t:s0\ttr-hog\n"
 	"2\t205\t10412\tadjust\t3\tsystem_u:system_r:web_t:s0\ttr-hog\n"
@@ -151,8 +189,17 @@ static int setup(void **state)
 	put(f->dir, "stats", stats_text);
 	put(f->dir, "ranking", ranking_text);
 	put(f->dir, "decisions", decisions_text);
+	/* securityfs's own lsm file sits next to the triage directory */
+	put(f->dir, "lsm", "capability,selinux,triage");
 	snprintf(f->proc, sizeof(f->proc), "%s/proc", f->dir);
 	assert_int_equal(mkdir(f->proc, 0755), 0);
+	snprintf(path, sizeof(path), "%s/sys", f->proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	strcat(path, "/vm");
+	assert_int_equal(mkdir(path, 0755), 0);
+	put(path, "oom_policy", "triage classic\n");
+	snprintf(f->sys, sizeof(f->sys), "%s/sys", f->dir);
+	assert_int_equal(mkdir(f->sys, 0755), 0);
 	snprintf(f->file, sizeof(f->file), "%s/in.policy", f->dir);
 	snprintf(path, sizeof(path), "%s/211", f->proc);
 	assert_int_equal(mkdir(path, 0755), 0);
@@ -181,6 +228,9 @@ static int teardown(void **state)
 {
 	struct fake *f = *state;
 
+	deny_name = NULL;
+	swap_name = NULL;
+	swap_opens = 0;
 	nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(f);
 	return 0;
@@ -205,7 +255,10 @@ static struct run run_with(struct fake *f,
 	ctx.out = open_memstream(&obuf, &olen);
 	ctx.err = open_memstream(&ebuf, &elen);
 	ctx.root = f ? f->dir : "/nonexistent";
+	ctx.secfs = f ? f->dir : NULL;
 	ctx.proc = f ? f->proc : "/nonexistent";
+	ctx.sys = f ? f->sys : "/nonexistent";
+	ctx.open_file = fake_open;
 	ctx.write_policy = wr ? wr : write;
 	ctx.follow_ms = 1;
 	ctx.follow_polls = 2;
@@ -317,7 +370,7 @@ static void test_check_syntax_error(void **state)
 	struct fake *f = *state;
 
 	expect_diag(f, "protect type=init_t\nprotec type=web_t\n", 1,
-		    "2:1: error: unknown keyword 'protec'");
+		    "2:1: error: unknown keyword 'protec' (did you mean 'protect'?)");
 	expect_diag(f, "sacrifice type=batch_t rank=2000\n", 1,
 		    "1:29: error: rank out of range 0..1000");
 }
@@ -574,21 +627,29 @@ static void test_load_refused(void **state)
 	put(f->dir, "load_error", "3:7: unknown keyword 'protec'\n");
 	fake_errno = EINVAL;
 	r = run_with(f, fake_refuse, "load", f->file, "--no-selinux", NULL);
-	assert_int_equal(r.rc, 1);
-	assert_contains(r.err, "in.policy:3:7: error: unknown keyword 'protec' (refused by the kernel)\n");
+	assert_int_equal(r.rc, TC_EXIT_REFUSED);
+	assert_contains(r.err, "in.policy:3:7: error: unknown keyword 'protec' (refused by the kernel; the old policy stays in force)\n");
 	assert_string_equal(r.out, "");
 	run_free(&r);
 
 	fake_errno = EPERM;
 	r = run_with(f, fake_refuse, "load", f->file, "--no-selinux", NULL);
-	assert_int_equal(r.rc, 1);
-	assert_contains(r.err, "the kernel refused the policy: Operation not permitted (loading needs CAP_MAC_ADMIN)");
+	assert_int_equal(r.rc, TC_EXIT_PERM);
+	assert_contains(r.err, "triagectl: loading a policy needs CAP_MAC_ADMIN (run as root)\n");
 	run_free(&r);
 
 	fake_errno = E2BIG;
 	r = run_with(f, fake_refuse, "load", f->file, "--no-selinux", NULL);
-	assert_int_equal(r.rc, 1);
+	assert_int_equal(r.rc, TC_EXIT_REFUSED);
 	assert_contains(r.err, "larger than 64 KiB");
+	run_free(&r);
+
+	/* with --json the error is on stdout too */
+	fake_errno = EPERM;
+	r = run_with(f, fake_refuse, "load", f->file, "--no-selinux", "--json", NULL);
+	assert_int_equal(r.rc, TC_EXIT_PERM);
+	assert_string_equal(r.out, "{\"error\":{\"exit\":4,\"kind\":\"permission\","
+			    "\"message\":\"loading a policy needs CAP_MAC_ADMIN (run as root)\"}}\n");
 	run_free(&r);
 
 	/* the old policy stays */
@@ -608,7 +669,7 @@ static void test_load_check_errors(void **state)
 	r = run(f, "load", f->file, "--selinux-policy", TRIAGE_TEST_SELINUX);
 	assert_int_equal(r.rc, 1);
 	assert_contains(r.err, "1:14: error: unknown SELinux type 'sshd_tt'");
-	assert_contains(r.err, "in.policy: not loaded: 1 error (--force loads despite SELinux name errors)\n");
+	assert_contains(r.err, "in.policy: not loaded: 1 error (--force loads despite SELinux name errors; --boot loads them inert)\n");
 	now = get(f->dir, "policy");
 	assert_string_equal(now, active_policy);
 	free(now);
@@ -633,8 +694,10 @@ static void test_load_check_errors(void **state)
 	run_free(&r);
 
 	/* no securityfs */
+	put(f->dir, "in.policy", "protect type=init_t\n");
 	r = run(NULL, "load", f->file, "--no-selinux");
-	assert_int_equal(r.rc, 1);
+	assert_int_equal(r.rc, TC_EXIT_UNAVAILABLE);
+	assert_not_contains(r.err, "refused");
 	run_free(&r);
 }
 
@@ -644,27 +707,74 @@ static void test_status(void **state)
 {
 	struct fake *f = *state;
 	struct run r = run(f, "status");
+	char path[160];
 
 	assert_int_equal(r.rc, 0);
-	assert_contains(r.out, "mode                 enforce\n");
-	assert_contains(r.out, "policy hash          9f1c0e1d2a3b4c5d\n");
-	assert_contains(r.out, "policy loaded        2025-12-03 08:00:00 UTC (1764748800)\n");
-	assert_contains(r.out, "OOM events           12\n");
+	assert_contains(r.out, "triage                 enabled (");
+	assert_contains(r.out, "LSM stack              capability,selinux,triage (major: selinux)\n");
+	assert_contains(r.out, "OOM chain              triage classic\n");
+	assert_contains(r.out, "mode                   enforce\n");
+	assert_contains(r.out, "policy                 9f1c0e1d2a3b4c5d, 3 rules, generation 3\n");
+	assert_contains(r.out, "policy loaded          2025-12-03T08:00:00Z (");
+	assert_contains(r.out, "counters:\n  OOM events             12\n");
+	assert_contains(r.out, "  label misses           0\n");
+	assert_not_contains(r.out, "\n  victims");
+	assert_not_contains(r.out, "last refused load");
 	assert_contains(r.out, "rule hits:\n"
 			"     1         5  protect type=protected_t\n"
 			"     2         9  sacrifice type=batch_t rank=900 group\n");
+	assert_string_equal(r.err, "");
 	run_free(&r);
 
+	/* JSON: times are numbers, as in log */
 	r = run(f, "status", "--json");
 	assert_int_equal(r.rc, 0);
-	assert_contains(r.out, "{\"policy_generation\":3,\"policy_hash\":\"9f1c0e1d2a3b4c5d\",");
-	assert_contains(r.out, "\"mode\":\"enforce\",");
-	assert_contains(r.out, "\"rule_3_hits\":4}\n");
+	assert_contains(r.out, "{\"enabled\":true,\"lsm\":\"capability,selinux,triage\",\"major_lsm\":\"selinux\","
+			"\"oom_policy\":\"triage classic\",\"triage_in_chain\":true,\"mode\":\"enforce\","
+			"\"policy_loaded\":true,\"policy_hash\":\"9f1c0e1d2a3b4c5d\",\"policy_generation\":3,"
+			"\"policy_load_time\":1764748800,\"policy_rules\":3,\"load_error\":null,"
+			"\"counters\":{\"oom_events\":12,");
+	assert_contains(r.out, "\"rule_hits\":[5,9,4],\"inert_rules\":[]}\n");
+	run_free(&r);
+
+	/* triage not in the chain, a refused load, dropped audit records */
+	snprintf(path, sizeof(path), "%s/sys/vm", f->proc);
+	put(path, "oom_policy", "classic\n");
+	put(f->dir, "load_error", "3:7: unknown keyword 'protec'\n");
+	put(f->dir, "stats", "policy_generation 3\npolicy_hash 9f1c0e1d2a3b4c5d\n"
+	    "policy_load_time 1764748800\npolicy_rules 3\nmode permissive\n"
+	    "oom_events 0\naudit_drops 2\nnew_counter 7\n");
+	r = run(f, "status");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "OOM chain              classic  (triage not in it: the policy decides nothing)\n");
+	assert_contains(r.out, "last refused load      3:7: unknown keyword 'protec'\n");
+	assert_contains(r.out, "  audit records dropped  2\n");
+	assert_contains(r.out, "  new counter            7\n");
+	assert_contains(r.err, "warning: triage is not in vm.oom_policy (classic): the policy decides nothing "
+			"and permissive mode logs nothing; put it first: echo 'triage classic' > /proc/sys/vm/oom_policy\n");
+	assert_contains(r.err, "warning: 2 decision audit records were dropped");
+	run_free(&r);
+	r = run(f, "-q", "status");
+	assert_string_equal(r.err, "");
+	run_free(&r);
+
+	/* no policy loaded: said so, and exit 6 */
+	put(f->dir, "policy", "");
+	put(f->dir, "stats", "policy_generation 0\npolicy_hash 0000000000000000\n"
+	    "policy_load_time 0\npolicy_rules 0\nmode enforce\noom_events 0\n");
+	r = run(f, "status");
+	assert_int_equal(r.rc, TC_EXIT_NOPOLICY);
+	assert_contains(r.out, "policy                 none loaded: every OOM is decided as without triage");
+	assert_not_contains(r.out, "policy loaded");
+	assert_not_contains(r.out, "never");
+	run_free(&r);
+	r = run(f, "status", "--json");
+	assert_int_equal(r.rc, TC_EXIT_NOPOLICY);
+	assert_contains(r.out, "\"policy_loaded\":false,\"load_error\":");
 	run_free(&r);
 
 	r = run(NULL, "status");
-	assert_int_equal(r.rc, 1);
-	assert_contains(r.err, "cannot read /nonexistent/stats: No such file or directory (is the triage LSM enabled?");
+	assert_int_equal(r.rc, TC_EXIT_UNAVAILABLE);
 	run_free(&r);
 }
 
@@ -696,22 +806,31 @@ static void test_rank(void **state)
 
 	assert_int_equal(r.rc, 0);
 	assert_string_equal(r.out,
-		"RANK  PID  POINTS   VERDICT    RULE  COMM    LABEL                             WHY\n"
-		"1     211  2147483  sacrifice  2     tr-hog  system_u:system_r:batch_t:s0      sacrifice type=batch_t rank=900 group\n"
-		"2     205  10412    adjust     3     tr-hog  system_u:system_r:web_t:s0        adjust -300 type=web_t\n"
-		"3     1    112      none       -     init    system_u:system_r:init_t:s0       no rule matches\n"
-		"-     198  -        protect    1     tr-hog  system_u:system_r:protected_t:s0  protect type=protected_t\n");
+		"RANK  PID  TIER       SRANK  POINTS  VERDICT    RULE  COMM    LABEL                             WHY\n"
+		"1     211  sacrifice  900    1483    sacrifice  2     tr-hog  system_u:system_r:batch_t:s0      sacrifice type=batch_t rank=900 group\n"
+		"2     205  ordinary   -      10412   adjust     3     tr-hog  system_u:system_r:web_t:s0        adjust -300 type=web_t\n"
+		"3     1    ordinary   -      112     none       -     init    system_u:system_r:init_t:s0       no rule matches\n"
+		"-     198  protected  -      -       protect    1     tr-hog  system_u:system_r:protected_t:s0  protect type=protected_t\n");
 	run_free(&r);
 
 	r = run(f, "rank", "--json");
 	assert_int_equal(r.rc, 0);
-	assert_contains(r.out, "[{\"rank\":1,\"pid\":211,\"points\":2147483,\"verdict\":\"sacrifice\",\"rule\":2,"
+	assert_contains(r.out, "[{\"rank\":1,\"pid\":211,\"tier\":\"sacrifice\",\"srank\":900,\"points\":1483,"
+			"\"verdict\":\"sacrifice\",\"rule\":2,"
 			"\"label\":\"system_u:system_r:batch_t:s0\",\"comm\":\"tr-hog\","
 			"\"why\":\"sacrifice type=batch_t rank=900 group\"},\n");
-	assert_contains(r.out, "{\"rank\":null,\"pid\":198,\"points\":null,");
+	assert_contains(r.out, "{\"rank\":null,\"pid\":198,\"tier\":\"protected\",\"srank\":null,\"points\":null,");
 	run_free(&r);
 
-	put(f->dir, "ranking", "# rank\tpid\tpoints\tverdict\trule\tlabel\tcomm\n");
+	/* the format before tiers */
+	put(f->dir, "ranking", old_ranking_text);
+	r = run(f, "rank");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "RANK  PID  POINTS   VERDICT    RULE  COMM    LABEL");
+	assert_contains(r.out, "1     211  2147483  sacrifice  2     tr-hog  system_u:system_r:batch_t:s0");
+	run_free(&r);
+
+	put(f->dir, "ranking", "# rank\tpid\ttier\tsrank\tpoints\tverdict\trule\tlabel\tcomm\n");
 	r = run(f, "rank");
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "(no candidates)\n");
@@ -720,6 +839,99 @@ static void test_rank(void **state)
 	r = run(f, "rank");
 	assert_int_equal(r.rc, 1);
 	run_free(&r);
+
+	/* CAP_MAC_ADMIN: a clear message and its own exit code */
+	deny_name = "ranking";
+	deny_errno = EPERM;
+	r = run(f, "rank");
+	assert_int_equal(r.rc, TC_EXIT_PERM);
+	assert_string_equal(r.err, "triagectl: reading the ranking needs CAP_MAC_ADMIN (run as root)\n");
+	run_free(&r);
+	r = run(f, "rank", "--json");
+	assert_int_equal(r.rc, TC_EXIT_PERM);
+	assert_contains(r.out, "{\"error\":{\"exit\":4,\"kind\":\"permission\",");
+	run_free(&r);
+	deny_name = "decisions";
+	r = run(f, "log");
+	assert_int_equal(r.rc, TC_EXIT_PERM);
+	assert_string_equal(r.err, "triagectl: reading the decisions needs CAP_MAC_ADMIN (run as root)\n");
+	run_free(&r);
+}
+
+/*
+ * A process named "x\n9\t999\t9\tsac" (PR_SET_NAME) must stay one row:
+ * the kernel escapes it, triagectl unescapes it into its cell and shows
+ * it escaped again; no row for pid 999 appears anywhere.
+ */
+static void test_injection(void **state)
+{
+	struct fake *f = *state;
+	char path[160];
+	struct run r;
+
+	put(f->dir, "ranking",
+	    "# rank\tpid\ttier\tsrank\tpoints\tverdict\trule\tlabel\tcomm\n"
+	    "1\t300\tordinary\t-\t500\tnone\t-\tuser_u:user_r:user_t:s0\tx\\0129\\011999\\0119\\011sac\n"
+	    "-\t198\tprotected\t-\t-\tprotect\t1\tsystem_u:system_r:protected_t:s0\ttr\\040hog\\134\n");
+	r = run(f, "rank");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "1     300  ordinary   -      500     none     -     x\\0129\\011999\\0119\\011sac  user_u:user_r:user_t:s0");
+	assert_contains(r.out, "tr hog\\134");
+	assert_not_contains(r.out, "\n9");
+	assert_not_contains(r.out, "\t");
+	/* header + two rows */
+	{
+		size_t lines = 0;
+		const char *p;
+
+		for (p = r.out; *p; p++)
+			lines += *p == '\n';
+		assert_int_equal(lines, 3);
+	}
+	run_free(&r);
+
+	r = run(f, "rank", "--json");
+	assert_contains(r.out, "\"comm\":\"x\\n9\\t999\\t9\\tsac\"");
+	assert_contains(r.out, "\"comm\":\"tr hog\\\\\"");
+	assert_not_contains(r.out, "\"pid\":999");
+	run_free(&r);
+
+	/* test: the fake row is not a candidate either */
+	snprintf(path, sizeof(path), "%s/s.scenario", f->dir);
+	put(f->dir, "s.scenario", "killable label=\"*\"\nnever type=sac\n");
+	r = run(f, "test", path);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.out, "# pid 198 (tr hog\\134, system_u:system_r:protected_t:s0) is protected");
+	assert_contains(r.out, "not ok 2 - ");
+	assert_contains(r.out, "# no live candidate matches the selector");
+	assert_not_contains(r.out, "999");
+	run_free(&r);
+
+	/* explain reads comm from /proc itself: escaped too */
+	put_proc(f, "300", "user_u:user_r:user_t:s0", 23, "x\n9\t999\t9\tsac\n");
+	snprintf(path, sizeof(path), "%s/300", f->proc);
+	put(path, "comm", "x\033[2J\n");
+	r = run(f, "explain", "300");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "pid      300 (x\\033[2J)\n");
+	run_free(&r);
+}
+
+static void test_escapes(void **state)
+{
+	char s[64];
+
+	(void)state;
+	strcpy(s, "a\\040b\\134c\\012\\011\\377\\000\\08\\");
+	tc_unescape(s);
+	assert_string_equal(s, "a b\\c\n\t\377\\000\\08\\");
+	assert_string_equal(tc_esc("a b\\c\n\t\377\x7f"),
+			    "a b\\134c\\012\\011\\377\\177");
+	assert_string_equal(tc_esc(""), "");
+	assert_string_equal(tc_nearest("protec", (const char *const[]){ "protect", "adjust", NULL }),
+			    "protect");
+	assert_null(tc_nearest("zzz", (const char *const[]){ "protect", NULL }));
+	assert_null(tc_nearest("protect", (const char *const[]){ "protect", NULL }));
 }
 
 /* -------------------------------------------------------------- explain */
@@ -735,7 +947,7 @@ static void test_explain(void **state)
 		"label    system_u:system_r:batch_t:s0\n"
 		"rule     2: sacrifice type=batch_t rank=900 group\n"
 		"verdict  sacrifice\n"
-		"ranking  1 of 4 (dies first), 2147483 points\n"
+		"ranking  1 of 4 (dies first), tier sacrifice, 1483 points\n"
 		"change   rule 2 sacrifices it; to protect it, put `protect type=batch_t` before that rule\n");
 	run_free(&r);
 
@@ -757,20 +969,74 @@ static void test_explain(void **state)
 
 	r = run(f, "explain", "211", "--json");
 	assert_contains(r.out, "{\"pid\":211,\"comm\":\"tr-hog\",\"label\":\"system_u:system_r:batch_t:s0\","
+			"\"policy_loaded\":true,"
 			"\"rule\":2,\"rule_text\":\"sacrifice type=batch_t rank=900 group\",\"verdict\":\"sacrifice\","
-			"\"candidate\":true,\"rank\":1,\"points\":2147483,");
+			"\"candidate\":true,\"rank\":1,\"tier\":\"sacrifice\",\"points\":1483,");
 	run_free(&r);
 
-	/* an AppArmor label: the suggestion quotes the label */
-	put_proc(f, "211", "/usr/bin/fire*fox (complain)\n", 29, "firefox\n");
+	/* the label the kernel matched (its ranking) counts over /proc's */
+	put_proc(f, "211", "system_u:system_r:web_t:s0", 26, "tr-hog\n");
 	r = run(f, "explain", "211");
-	assert_contains(r.out, "add `protect label=\"/usr/bin/fire\\\\*fox (complain)\"` to protect it");
-	assert_contains(r.out, "note     the kernel's ranking says rule 2");
+	assert_contains(r.out, "label    system_u:system_r:batch_t:s0\n");
 	run_free(&r);
 
 	r = run(f, "explain", "4242");
-	assert_int_equal(r.rc, 1);
-	assert_contains(r.err, "cannot read the label of 4242");
+	assert_int_equal(r.rc, TC_EXIT_ERROR);
+	assert_string_equal(r.err, "triagectl: no such process: 4242\n");
+	run_free(&r);
+	r = run(f, "explain", "0");
+	assert_int_equal(r.rc, TC_EXIT_USAGE);
+	assert_contains(r.err, "'0' is not a process ID");
+	run_free(&r);
+	r = run(f, "explain", "12x");
+	assert_int_equal(r.rc, TC_EXIT_USAGE);
+	run_free(&r);
+	r = run(NULL, "explain", "1");
+	assert_int_equal(r.rc, TC_EXIT_ERROR);
+	assert_contains(r.err, "no such process: 1");
+	run_free(&r);
+}
+
+/* AppArmor: the mode suffix of attr/current is not part of the label */
+static void test_explain_apparmor(void **state)
+{
+	struct fake *f = *state;
+	char path[200];
+	FILE *fp;
+	struct run r;
+
+	put(f->dir, "lsm", "capability,apparmor,triage");
+	put(f->dir, "policy", "protect label=/usr/bin/firefox\n");
+	snprintf(path, sizeof(path), "%s/300/attr/apparmor", f->proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	put(path, "current", "/usr/bin/firefox (complain)\n");
+	r = run(f, "explain", "300");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "label    /usr/bin/firefox\n");
+	assert_contains(r.out, "rule     1: protect label=/usr/bin/firefox\n");
+	assert_contains(r.out, "verdict  protect\n");
+	run_free(&r);
+
+	/* a glob character in the profile name is escaped in the suggestion */
+	put(path, "current", "/usr/bin/fire*fox (enforce)\n");
+	r = run(f, "explain", "300");
+	assert_contains(r.out, "add `protect label=\"/usr/bin/fire\\\\*fox\"` to protect it");
+	run_free(&r);
+
+	/* with display_secid_mode the kernel sees the mode too */
+	snprintf(path, sizeof(path), "%s/module", f->sys);
+	assert_int_equal(mkdir(path, 0755), 0);
+	strcat(path, "/apparmor");
+	assert_int_equal(mkdir(path, 0755), 0);
+	strcat(path, "/parameters");
+	assert_int_equal(mkdir(path, 0755), 0);
+	strcat(path, "/display_secid_mode");
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("Y\n", fp);
+	fclose(fp);
+	r = run(f, "explain", "300");
+	assert_contains(r.out, "label    /usr/bin/fire*fox (enforce)\n");
 	run_free(&r);
 }
 
@@ -790,7 +1056,8 @@ static void test_log(void **state)
 
 	r = run(f, "log", "--json");
 	assert_int_equal(r.rc, 0);
-	assert_contains(r.out, "[{\"seq\":16,\"time\":\"1764748790.000000001\",\"mode\":\"permissive\",");
+	/* times are numbers, as in status */
+	assert_contains(r.out, "[{\"seq\":16,\"time\":1764748790.000000001,\"mode\":\"permissive\",");
 	run_free(&r);
 
 	/* --follow prints each decision once (two polls of an unchanged file) */
@@ -866,7 +1133,7 @@ static void test_scenario(void **state)
 		put(f->dir, "s.scenario", "nevr type=x\nbefore type=a\nnever type=a rank=3\nnever\n"
 		    "verdict maybe type=a\n");
 		r = run(f, "test", path);
-		assert_int_equal(r.rc, 1);
+		assert_int_equal(r.rc, TC_EXIT_USAGE);
 		assert_contains(r.err, "s.scenario:1: error: unknown expectation 'nevr'");
 		assert_contains(r.err, "s.scenario:2: error: before needs two selectors: before A < B\n");
 		assert_contains(r.err, "s.scenario:3: error: bad selector: option 'rank' is only valid on sacrifice\n");
@@ -877,7 +1144,7 @@ static void test_scenario(void **state)
 
 		put(f->dir, "s.scenario", "# nothing\n");
 		r = run(f, "test", path);
-		assert_int_equal(r.rc, 1);
+		assert_int_equal(r.rc, TC_EXIT_USAGE);
 		assert_contains(r.err, "no expectations");
 		run_free(&r);
 	}
@@ -931,6 +1198,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mode, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rank, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_explain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_explain_apparmor, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_injection, setup, teardown),
+		cmocka_unit_test(test_escapes),
 		cmocka_unit_test_setup_teardown(test_log, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scenario, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_examples, setup, teardown),

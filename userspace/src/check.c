@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,52 @@ static bool tc_glob_is_any(const char *glob)
 	return !*glob;
 }
 
+/*
+ * Does the label glob @glob match every SELinux context that rule @b's
+ * user, role, type and range matchers allow?  @b must name a type or
+ * more (else it matches labels of any LSM).  Decided by probes: the
+ * fields @b leaves open take several unrelated values, with and without
+ * a range; a glob that matches them all only constrains what @b fixes
+ * (label=*sshd_t* against type=sshd_t).
+ */
+static bool tc_glob_covers_fields(const char *glob,
+				  const struct triage_rule *b)
+{
+	static const char *const users[] = { "u0", "zz_9u" };
+	static const char *const roles[] = { "r0", "qq_9r" };
+	static const char *const types[] = { "t0", "kk_9t" };
+	static const char *const ranges[] = { NULL, "s0", "s2-s15:c0.c1023" };
+	const char *const *field[] = { users, roles, types };
+	unsigned int combo, nfixed = 0;
+	int f;
+
+	for (f = 0; f < TRIAGE_FIELD_LABEL; f++)
+		nfixed += !!b->match[f];
+	if (!nfixed)
+		return false;
+	for (combo = 0; combo < 2 * 2 * 2 * 3; combo++) {
+		const char *v[4];
+		char label[4 * 260];
+		unsigned int k = combo;
+
+		for (f = 0; f < 3; f++) {
+			v[f] = b->match[f] ? b->match[f] : field[f][k % 2];
+			k /= 2;
+		}
+		v[3] = b->match[TRIAGE_FIELD_RANGE] ?
+		       b->match[TRIAGE_FIELD_RANGE] : ranges[k % 3];
+		if (v[3])
+			snprintf(label, sizeof(label), "%s:%s:%s:%s", v[0], v[1],
+				 v[2], v[3]);
+		else
+			snprintf(label, sizeof(label), "%s:%s:%s", v[0], v[1],
+				 v[2]);
+		if (!triage_glob_match(glob, label))
+			return false;
+	}
+	return true;
+}
+
 /**
  * tc_rule_covers - does rule @a match every label that rule @b matches?
  *
@@ -179,7 +226,7 @@ bool tc_rule_covers(const struct triage_rule *a, const struct triage_rule *b)
 		    (!b->match[f] || strcmp(a->match[f], b->match[f])))
 			return false;
 	if (al && !tc_glob_is_any(al) && (!bl || strcmp(al, bl)))
-		return false;
+		return !bl && tc_glob_covers_fields(al, b);
 	return true;
 }
 
@@ -191,9 +238,13 @@ static const char *const tc_kind_word[] = {
 
 /* user=, role=, type=, range= against the SELinux policy. */
 static bool tc_check_selinux(const char *text, size_t len,
-			     const struct tc_sepol *s,
+			     const struct tc_check_opts *o,
 			     const struct triage_rule *r, struct tc_check *res)
 {
+	const struct tc_sepol *s = o->sepol;
+	enum tc_severity sev = o->names_are_warnings ? TC_WARNING : TC_ERROR;
+	const char *inert = o->names_are_warnings ?
+		" (loaded inert: the rule matches nothing)" : "";
 	bool ok = true;
 	int f;
 
@@ -211,19 +262,19 @@ static bool tc_check_selinux(const char *text, size_t len,
 			ok = false;
 			near = tc_sepol_suggest(s, f, v);
 			if (near)
-				tc_diag(res, l, c, TC_ERROR,
-					"unknown SELinux %s '%s' (did you mean '%s'?)",
-					tc_kind_word[f], v, near);
+				tc_diag(res, l, c, sev,
+					"unknown SELinux %s '%s' (did you mean '%s'?)%s",
+					tc_kind_word[f], v, near, inert);
 			else
-				tc_diag(res, l, c, TC_ERROR,
-					"unknown SELinux %s '%s'",
-					tc_kind_word[f], v);
+				tc_diag(res, l, c, sev,
+					"unknown SELinux %s '%s'%s",
+					tc_kind_word[f], v, inert);
 			break;
 		case TC_NAME_ATTRIBUTE:
 			ok = false;
-			tc_diag(res, l, c, TC_ERROR,
-				"'%s' is an SELinux %s attribute, not a %s: a label never shows it",
-				v, tc_kind_word[f], tc_kind_word[f]);
+			tc_diag(res, l, c, sev,
+				"'%s' is an SELinux %s attribute, not a %s: a label never shows it%s",
+				v, tc_kind_word[f], tc_kind_word[f], inert);
 			break;
 		case TC_NAME_ALIAS:
 			ok = false;
@@ -245,8 +296,8 @@ static bool tc_check_selinux(const char *text, size_t len,
 				"rule never matches: the SELinux policy has no MLS/MCS, so labels have no range");
 		} else if (!tc_sepol_range_valid(s, v)) {
 			ok = false;
-			tc_diag(res, l, c, TC_ERROR,
-				"invalid SELinux range '%s'", v);
+			tc_diag(res, l, c, sev,
+				"invalid SELinux range '%s'%s", v, inert);
 		} else if (dash && (size_t)(dash - v) == strlen(dash + 1) &&
 			   !strncmp(v, dash + 1, dash - v)) {
 			ok = false;
@@ -297,29 +348,237 @@ static int tc_diag_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Does physical line [b, e) end in a continuation (not in a comment)? */
+static bool tc_continues(const char *b, const char *e)
+{
+	bool q = false;
+	const char *p;
+
+	if (e == b || e[-1] != '\\')
+		return false;
+	for (p = b; p < e - 1; p++) {
+		if (q && *p == '\\') {
+			p++;
+		} else if (*p == '"') {
+			q = !q;
+		} else if (!q && *p == '#') {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Blank (with spaces, keeping the newlines) the statement that contains
+ * physical line @line: the lines joined to it by continuations.  Returns
+ * false when there was nothing left to blank.
+ */
+static bool tc_blank_statement(char *t, size_t len, unsigned int line)
+{
+	size_t b = tc_line_start(t, len, line), e, i;
+	bool changed = false;
+
+	/* back over the lines that continue into this one */
+	while (b > 0) {
+		size_t pb = b - 1;	/* the '\n' ending the previous line */
+
+		while (pb > 0 && t[pb - 1] != '\n')
+			pb--;
+		if (!tc_continues(t + pb, t + b - 1))
+			break;
+		b = pb;
+	}
+	/* forward while a line continues */
+	for (e = b;;) {
+		size_t ls = e;
+
+		while (e < len && t[e] != '\n')
+			e++;
+		if (e >= len || !tc_continues(t + ls, t + e))
+			break;
+		e++;
+	}
+	for (i = b; i < e && i < len; i++)
+		if (t[i] != '\n' && t[i] != ' ') {
+			t[i] = ' ';
+			changed = true;
+		}
+	return changed;
+}
+
+static const char *const tc_keywords[] = {
+	"protect", "sacrifice", "adjust", "mode", "fallback", "oom-score-adj",
+	NULL,
+};
+static const char *const tc_matchers[] = {
+	"user", "role", "type", "range", "label", "rank", NULL,
+};
+static const char *const tc_options[] = { "group", "rank", NULL };
+static const char *const tc_modes[] = { "enforce", "permissive", NULL };
+static const char *const tc_fallbacks[] = {
+	"classic", "panic", "least-protected", NULL,
+};
+static const char *const tc_score_adjs[] = { "override", "respect", NULL };
+
+/* The kernel's reason, with "did you mean" for a misspelt word. */
+static void tc_syntax_diag(struct tc_check *res,
+			   const struct triage_parse_error *err)
+{
+	static const struct {
+		const char *prefix;
+		const char *const *words;
+	} kinds[] = {
+		{ "unknown keyword '", tc_keywords },
+		{ "unknown matcher '", tc_matchers },
+		{ "unknown option '", tc_options },
+		{ "invalid mode '", tc_modes },
+		{ "invalid fallback '", tc_fallbacks },
+		{ "invalid oom-score-adj '", tc_score_adjs },
+	};
+	char word[64];
+	const char *near = NULL, *w, *q;
+	size_t i, pl;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		pl = strlen(kinds[i].prefix);
+		if (strncmp(err->reason, kinds[i].prefix, pl))
+			continue;
+		w = err->reason + pl;
+		q = strchr(w, '\'');
+		if (!q || (size_t)(q - w) >= sizeof(word) ||
+		    (q - w >= 3 && !strncmp(q - 3, "...", 3)))
+			break;
+		memcpy(word, w, q - w);
+		word[q - w] = '\0';
+		near = tc_nearest(word, kinds[i].words);
+		if (!near && i == 0 && tc_nearest(word, tc_matchers) == NULL) {
+			unsigned int k;
+
+			for (k = 0; tc_matchers[k]; k++)
+				if (!strcmp(word, tc_matchers[k]))
+					break;
+			if (tc_matchers[k]) {
+				tc_diag(res, err->line, err->column, TC_ERROR,
+					"%s (a rule starts with protect, sacrifice or adjust)",
+					err->reason);
+				return;
+			}
+		}
+		break;
+	}
+	if (near)
+		tc_diag(res, err->line, err->column, TC_ERROR,
+			"%s (did you mean '%s'?)", err->reason, near);
+	else
+		tc_diag(res, err->line, err->column, TC_ERROR, "%s",
+			err->reason);
+}
+
+/* A rule every label matches: no user/role/type/range, label only '*'. */
+static bool tc_rule_catch_all(const struct triage_rule *r)
+{
+	int f;
+
+	for (f = 0; f < TRIAGE_FIELD_LABEL; f++)
+		if (r->match[f])
+			return false;
+	return r->match[TRIAGE_FIELD_LABEL] &&
+	       tc_glob_is_any(r->match[TRIAGE_FIELD_LABEL]);
+}
+
+/* Warnings about the policy as a whole. */
+static void tc_check_policy(const char *text, size_t len,
+			    const struct tc_check_opts *o,
+			    const struct triage_policy *p,
+			    struct tc_check *res)
+{
+	const char *lsm = o->major_lsm;
+	unsigned int i;
+	int f;
+
+	if (!p->nr_rules && !res->syntax_error)
+		tc_diag(res, 0, 0, TC_WARNING,
+			"the policy has no rules: it protects and sacrifices nothing, every OOM is decided as without triage");
+	for (i = 0; i < p->nr_rules; i++) {
+		const struct triage_rule *r = &p->rules[i];
+
+		if (p->fallback == TRIAGE_FALLBACK_PANIC &&
+		    r->verdict == TRIAGE_VERDICT_PROTECT &&
+		    tc_rule_catch_all(r)) {
+			tc_diag(res, r->line, tc_keyword_column(text, len, r->line),
+				TC_WARNING, i == 0 ?
+				"'fallback panic' with a rule that protects every task: every candidate is protected, so the first OOM panics the machine" :
+				"'fallback panic' with a rule that protects every task no earlier rule decides: an OOM among only such tasks panics the machine");
+			break;
+		}
+	}
+	if (!lsm || !strcmp(lsm, "selinux"))
+		return;
+	for (i = 0; i < p->nr_rules; i++) {
+		const struct triage_rule *r = &p->rules[i];
+
+		for (f = 0; f < TRIAGE_FIELD_LABEL; f++) {
+			unsigned int l, c;
+
+			if (!r->match[f])
+				continue;
+			tc_locate(text, len, r->line, tc_field_word[f], &l, &c);
+			tc_diag(res, l, c, TC_WARNING,
+				"rule never matches: the major LSM is %s, whose labels are not SELinux contexts (%s= never matches them; use label=)",
+				!strcmp(lsm, "apparmor") ? "AppArmor" :
+				!strcmp(lsm, "smack") ? "Smack" : lsm,
+				tc_field_word[f]);
+			break;
+		}
+	}
+}
+
 /**
  * tc_check_text - check a policy text
  * @text: the policy (need not be NUL-terminated)
  * @len: its length
- * @s: the SELinux policy to check names against, or NULL
+ * @o: what to check against (may be NULL: syntax and shadowing only)
  * @res: filled in; release with tc_check_free()
+ *
+ * Every syntax error is reported: after the kernel's parser stops at one,
+ * the statement is blanked and the text parsed again, so the positions
+ * and reasons are the kernel's own.  The rest of the policy is then
+ * checked as if the bad statements were not there.
  */
-void tc_check_text(const char *text, size_t len, const struct tc_sepol *s,
-		   struct tc_check *res)
+void tc_check_text(const char *text, size_t len,
+		   const struct tc_check_opts *o, struct tc_check *res)
 {
+	static const struct tc_check_opts none;
+	const struct tc_sepol *s;
 	struct triage_parse_error err;
 	struct triage_policy *p = NULL;
-	unsigned int i, j;
+	unsigned int i, j, rounds;
+	char *work;
 	int ret;
 
+	if (!o)
+		o = &none;
+	s = o->sepol;
 	memset(res, 0, sizeof(*res));
-	ret = triage_policy_parse(text, len, &p, &err);
-	if (ret) {
+	work = tc_xmalloc(len + 1);
+	memcpy(work, text, len);
+	work[len] = '\0';
+	for (rounds = 0; rounds < 1000; rounds++) {
+		ret = triage_policy_parse(work, len, &p, &err);
+		if (!ret)
+			break;
+		p = NULL;
 		res->syntax_error = true;
-		tc_diag(res, err.line, err.column, TC_ERROR, "%s", err.reason);
-		return;
+		tc_syntax_diag(res, &err);
+		/* no position, or a limit of the whole policy: stop here */
+		if (!err.line || ret == -E2BIG ||
+		    !tc_blank_statement(work, len, err.line))
+			break;
 	}
+	free(work);
 	res->policy = p;
+	if (!p)
+		goto sort;
 	for (i = 0; i < p->nr_rules; i++) {
 		const struct triage_rule *r = &p->rules[i];
 		const char *lab = r->match[TRIAGE_FIELD_LABEL];
@@ -328,7 +587,7 @@ void tc_check_text(const char *text, size_t len, const struct tc_sepol *s,
 		char *lit;
 
 		if (s)
-			names_ok = tc_check_selinux(text, len, s, r, res);
+			names_ok = tc_check_selinux(text, len, o, r, res);
 		if (s && names_ok)
 			tc_check_compatible(text, len, s, r, res);
 
@@ -354,6 +613,8 @@ void tc_check_text(const char *text, size_t len, const struct tc_sepol *s,
 			}
 		}
 	}
+	tc_check_policy(text, len, o, p, res);
+sort:
 	if (res->ndiags > 1)
 		qsort(res->diags, res->ndiags, sizeof(*res->diags),
 		      tc_diag_cmp);
@@ -361,13 +622,17 @@ void tc_check_text(const char *text, size_t len, const struct tc_sepol *s,
 
 static const char *const tc_sev_word[] = { "note", "warning", "error" };
 
-void tc_check_print(FILE *f, const char *file, const struct tc_check *res)
+void tc_check_print(FILE *f, const char *file, const struct tc_check *res,
+		    bool quiet)
 {
 	size_t i;
 
+	file = tc_esc(file);
 	for (i = 0; i < res->ndiags; i++) {
 		const struct tc_diag *d = &res->diags[i];
 
+		if (quiet && d->severity != TC_ERROR)
+			continue;
 		if (d->line)
 			fprintf(f, "%s:%u:%u: %s: %s\n", file, d->line,
 				d->column, tc_sev_word[d->severity], d->msg);
@@ -378,7 +643,7 @@ void tc_check_print(FILE *f, const char *file, const struct tc_check *res)
 }
 
 void tc_check_json(FILE *f, const char *file, const char *selinux,
-		   const struct tc_check *res)
+		   const struct tc_check *res, bool newline)
 {
 	size_t i;
 
@@ -402,7 +667,16 @@ void tc_check_json(FILE *f, const char *file, const char *selinux,
 		tc_json_str(f, d->msg);
 		fputc('}', f);
 	}
-	fputs("]}\n", f);
+	fputs(newline ? "]}\n" : "]}", f);
+}
+
+void tc_check_add(struct tc_check *res, enum tc_severity sev,
+		  const char *msg)
+{
+	tc_diag(res, 0, 0, sev, "%s", msg);
+	if (res->ndiags > 1)
+		qsort(res->diags, res->ndiags, sizeof(*res->diags),
+		      tc_diag_cmp);
 }
 
 void tc_check_free(struct tc_check *res)

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* triagectl: the commands that talk to /sys/kernel/security/triage. */
+/*
+ * triagectl: the commands that change or summarise the kernel's state:
+ * check, load, diff, status, mode.  rank, explain and log are in
+ * inspect.c.
+ */
 #define _GNU_SOURCE
 
 #include <errno.h>
@@ -18,16 +22,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static void tc_sfs_error(struct tc_ctx *ctx, const char *name)
-{
-	int e = errno;
-
-	fprintf(ctx->err, "triagectl: cannot read %s/%s: %s%s\n", ctx->root,
-		name, strerror(e),
-		e == ENOENT ? " (is the triage LSM enabled? lsm= must list triage)" :
-		e == EACCES || e == EPERM ? " (run as root)" : "");
-}
-
 /*
  * The one write() of a securityfs file.  A fake directory (tests, --root
  * on an ordinary file system) is cut to what was written afterwards, so
@@ -43,7 +37,8 @@ static ssize_t tc_write_at(struct tc_ctx *ctx, const char *name,
 	ssize_t w;
 	int fd, e;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = ctx->open_file ? ctx->open_file(path, O_WRONLY | O_CLOEXEC) :
+			      open(path, O_WRONLY | O_CLOEXEC);
 	e = errno;
 	free(path);
 	if (fd < 0) {
@@ -63,7 +58,7 @@ static ssize_t tc_write_at(struct tc_ctx *ctx, const char *name,
 }
 
 /* "key value" lines; returns the value of key or NULL */
-static const char *tc_stat(char *stats, const char *key, char *buf, size_t n)
+const char *tc_stat(const char *stats, const char *key, char *buf, size_t n)
 {
 	size_t kl = strlen(key);
 	const char *p = stats;
@@ -86,8 +81,11 @@ static const char *tc_stat(char *stats, const char *key, char *buf, size_t n)
 	return NULL;
 }
 
-/* The active policy, parsed by the kernel's parser; NULL if unreadable. */
-static struct triage_policy *tc_active_policy(struct tc_ctx *ctx, int *err)
+/*
+ * The active policy, parsed by the kernel's parser.  NULL with *err = 0
+ * when none is loaded (the file is empty), else NULL with *err = errno.
+ */
+struct triage_policy *tc_active_policy(struct tc_ctx *ctx, int *err)
 {
 	struct triage_parse_error perr;
 	struct triage_policy *p = NULL;
@@ -99,7 +97,7 @@ static struct triage_policy *tc_active_policy(struct tc_ctx *ctx, int *err)
 		return NULL;
 	}
 	*err = 0;
-	if (triage_policy_parse(text, len, &p, &perr)) {
+	if (len && triage_policy_parse(text, len, &p, &perr)) {
 		*err = EINVAL;
 		p = NULL;
 	}
@@ -119,7 +117,7 @@ static bool tc_is_number(const char *s)
 	return true;
 }
 
-static void tc_json_value(FILE *f, const char *s)
+void tc_json_value(FILE *f, const char *s)
 {
 	if (tc_is_number(s) && *s != '+')
 		fputs(s, f);
@@ -129,18 +127,66 @@ static void tc_json_value(FILE *f, const char *s)
 		tc_json_str(f, s);
 }
 
+/* The chain in force (vm.oom_policy), or NULL with errno. */
+char *tc_oom_chain(const struct tc_ctx *ctx)
+{
+	char *path = tc_path(ctx->proc, "sys/vm/oom_policy");
+	char *text = tc_read_file(path, 4096, NULL);
+	int e = errno;
+
+	free(path);
+	if (text)
+		tc_chomp(text);
+	errno = e;
+	return text;
+}
+
+bool tc_chain_has_triage(const char *chain)
+{
+	const char *p = chain;
+
+	while (p && (p = strstr(p, "triage"))) {
+		if ((p == chain || p[-1] == ' ' || p[-1] == '\t' ||
+		     p[-1] == '[') &&
+		    (!p[6] || p[6] == ' ' || p[6] == '\t' || p[6] == ']'))
+			return true;
+		p += 6;
+	}
+	return false;
+}
+
+/* Warn when triage is not in the chain: the policy then decides nothing. */
+static void tc_chain_warning(struct tc_ctx *ctx, const char *chain,
+			     const char *mode)
+{
+	if (ctx->verbosity < 0)
+		return;
+	if (!chain)
+		fprintf(ctx->err,
+			"triagectl: warning: cannot read %s/sys/vm/oom_policy (%s): this kernel may not have the OOM policy chain, and then triage decides nothing\n",
+			ctx->proc, strerror(errno));
+	else if (!tc_chain_has_triage(chain))
+		fprintf(ctx->err,
+			"triagectl: warning: triage is not in vm.oom_policy (%s): the policy decides nothing%s; put it first: echo 'triage %s' > /proc/sys/vm/oom_policy\n",
+			tc_esc(chain),
+			mode && !strcmp(mode, "permissive") ?
+			" and permissive mode logs nothing" : "",
+			tc_esc(chain));
+}
+
 /* ------------------------------------------------------------ check */
 
 /*
  * Open the SELinux policy to check against: @given, else the loaded
- * one when SELinux is enabled.  *s stays NULL, with a note, when there
- * is nothing to check against.  Returns false after an error.
+ * one when SELinux is enabled.  *s stays NULL, with a note in @res, when
+ * there is nothing to check against or the loaded policy is unreadable.
+ * Returns false after an error (an unreadable --selinux-policy).
  */
-static bool tc_open_selinux(struct tc_ctx *ctx, const char *file,
-			    const char *given, bool none,
-			    struct tc_sepol **s, const char **used)
+static bool tc_open_selinux(struct tc_ctx *ctx, const char *given, bool none,
+			    struct tc_sepol **s, const char **used,
+			    struct tc_check *res)
 {
-	char why[128];
+	char why[128], msg[400];
 	const char *path = given;
 
 	*s = NULL;
@@ -154,11 +200,9 @@ static bool tc_open_selinux(struct tc_ctx *ctx, const char *file,
 		 * policy file is the evidence that counts.
 		 */
 		if (is_selinux_enabled() <= 0 &&
-		    access(TC_SELINUX_POLICY, R_OK) != 0) {
-			if (!ctx->json)
-				fprintf(ctx->err,
-					"%s: note: SELinux is not enabled and no --selinux-policy was given; SELinux names are not checked\n",
-					file);
+		    access(TC_SELINUX_POLICY, F_OK) != 0) {
+			tc_check_add(res, TC_NOTE,
+				     "SELinux is not enabled and no --selinux-policy was given; SELinux names are not checked");
 			return true;
 		}
 		path = selinux_current_policy_path();
@@ -166,50 +210,76 @@ static bool tc_open_selinux(struct tc_ctx *ctx, const char *file,
 			path = TC_SELINUX_POLICY;
 	}
 	*s = tc_sepol_open(path, why, sizeof(why));
+	if (!*s && !given) {
+		snprintf(msg, sizeof(msg),
+			 "cannot read the loaded SELinux policy %s (%s): SELinux names are not checked; run as root or give --selinux-policy /etc/selinux/default/policy/policy.33",
+			 path, why);
+		tc_check_add(res, TC_WARNING, msg);
+		return true;
+	}
 	if (!*s) {
-		fprintf(ctx->err, "triagectl: cannot read SELinux policy %s: %s\n",
-			path, why);
+		tc_fail(ctx, TC_EXIT_ERROR, "cannot read SELinux policy %s: %s",
+			tc_esc(path), why);
 		return false;
 	}
+	if (ctx->verbosity > 0)
+		fprintf(ctx->err, "triagectl: checking SELinux names against %s\n",
+			tc_esc(path));
 	*used = path;
 	return true;
 }
 
 /*
- * Read, parse and check a policy file.  Prints the diagnostics; returns
- * the text (NULL after an error that stops everything: unreadable file,
- * unreadable SELinux policy).
+ * Read, parse and check a policy file ("-": standard input).  Prints the
+ * diagnostics; returns the text, or NULL with *rc set after an error that
+ * stops everything (unreadable file or --selinux-policy).
  */
 static char *tc_check_file(struct tc_ctx *ctx, const char *file,
-			   const char *selpath, bool nosel, bool print_json,
-			   size_t *len, struct tc_check *res)
+			   const char *selpath, bool nosel, bool boot,
+			   size_t *len, struct tc_check *res, const char **used,
+			   int *rc)
 {
+	struct tc_check_opts o = { .names_are_warnings = boot };
+	struct tc_check pre = { 0 };
 	struct tc_sepol *s;
-	const char *used;
-	char *text;
+	char *text, *lsms = NULL;
+	size_t i;
 
 	memset(res, 0, sizeof(*res));
-	text = tc_read_file(file, TRIAGE_POLICY_MAX_SIZE, len);
+	text = tc_read_input(file, TRIAGE_POLICY_MAX_SIZE, len);
 	if (!text) {
-		fprintf(ctx->err, "triagectl: cannot read %s: %s\n", file,
-			strerror(errno));
+		*rc = tc_fail(ctx, TC_EXIT_ERROR, "cannot read %s: %s",
+			      tc_esc(tc_input_name(file)), strerror(errno));
 		return NULL;
 	}
-	if (!tc_open_selinux(ctx, file, selpath, nosel, &s, &used)) {
+	if (!tc_open_selinux(ctx, selpath, nosel, &s, used, &pre)) {
 		free(text);
+		tc_check_free(&pre);
+		*rc = TC_EXIT_ERROR;
 		return NULL;
 	}
-	tc_check_text(text, *len, s, res);
-	tc_check_print(ctx->err, file, res);
-	if (print_json)
-		tc_check_json(ctx->out, file, used, res);
+	/* the LSM that labels processes, unless told which SELinux policy */
+	if (!selpath) {
+		lsms = tc_lsm_list(ctx);
+		o.major_lsm = tc_major_lsm(lsms);
+		if (ctx->verbosity > 0 && lsms)
+			fprintf(ctx->err, "triagectl: active LSMs %s, major %s\n",
+				tc_esc(lsms), o.major_lsm ? o.major_lsm : "none");
+	}
+	o.sepol = s;
+	tc_check_text(text, *len, &o, res);
+	for (i = 0; i < pre.ndiags; i++)
+		tc_check_add(res, pre.diags[i].severity, pre.diags[i].msg);
+	tc_check_free(&pre);
+	tc_check_print(ctx->err, tc_input_name(file), res, ctx->verbosity < 0);
 	tc_sepol_close(s);
+	free(lsms);
 	return text;
 }
 
 int tc_cmd_check(struct tc_ctx *ctx, int argc, char **argv)
 {
-	const char *selpath = NULL;
+	const char *selpath = NULL, *used, *name;
 	bool nosel = false, help;
 	const struct tc_opt opts[] = {
 		{ "--selinux-policy", true, &selpath, NULL },
@@ -219,7 +289,7 @@ int tc_cmd_check(struct tc_ctx *ctx, int argc, char **argv)
 	struct tc_check res;
 	char *pos[1], *text;
 	size_t len;
-	int n;
+	int n, rc;
 
 	n = tc_parse_opts(ctx, "check", argc, argv, opts, pos, 1, &help);
 	if (n < 0)
@@ -228,28 +298,32 @@ int tc_cmd_check(struct tc_ctx *ctx, int argc, char **argv)
 		return tc_usage(ctx, "check", false);
 	if (n != 1 || (selpath && nosel))
 		return tc_usage(ctx, "check", true);
-	text = tc_check_file(ctx, pos[0], selpath, nosel, ctx->json, &len,
-			     &res);
+	name = tc_input_name(pos[0]);
+	text = tc_check_file(ctx, pos[0], selpath, nosel, false, &len, &res,
+			     &used, &rc);
 	if (!text)
-		return TC_EXIT_ERROR;
+		return rc;
 	free(text);
-	n = res.errors ? TC_EXIT_ERROR : TC_EXIT_OK;
+	if (ctx->json)
+		tc_check_json(ctx->out, name, used, &res, true);
+	rc = res.errors ? TC_EXIT_ERROR : TC_EXIT_OK;
 	if (!ctx->json) {
 		if (res.errors)
 			fprintf(ctx->err, "%s: %u error%s, %u warning%s\n",
-				pos[0], res.errors, res.errors == 1 ? "" : "s",
-				res.warnings, res.warnings == 1 ? "" : "s");
-		else
+				tc_esc(name), res.errors,
+				res.errors == 1 ? "" : "s", res.warnings,
+				res.warnings == 1 ? "" : "s");
+		else if (ctx->verbosity >= 0)
 			fprintf(ctx->out, "%s: ok, %u rule%s, %u warning%s\n",
-				pos[0], res.policy->nr_rules,
+				tc_esc(name), res.policy->nr_rules,
 				res.policy->nr_rules == 1 ? "" : "s",
 				res.warnings, res.warnings == 1 ? "" : "s");
 	}
 	tc_check_free(&res);
-	return n;
+	return rc;
 }
 
-/* ------------------------------------------------------------ load */
+/* ------------------------------------------------------------ diff */
 
 struct tc_diff {
 	char **added, **removed;
@@ -265,6 +339,8 @@ static void tc_diff(char **old, size_t nold, char **new, size_t nnew,
 	bool *used = calloc(nnew + 1, 1);
 	size_t i, j, k = 0;
 
+	if (!used)
+		exit(TC_EXIT_ERROR);
 	memset(d, 0, sizeof(*d));
 	d->added = tc_xmalloc((nnew + 1) * sizeof(char *));
 	d->removed = tc_xmalloc((nold + 1) * sizeof(char *));
@@ -293,92 +369,280 @@ static void tc_diff(char **old, size_t nold, char **new, size_t nnew,
 	free(used);
 }
 
-static void tc_load_refused(struct tc_ctx *ctx, const char *file, int e)
+/* What a policy decides for @label: "protect", "sacrifice rank=9", ... */
+static void tc_verdict_of(const struct triage_policy *p, const char *label,
+			  char *buf, size_t n, int *rule)
 {
-	char *why;
+	const struct triage_rule *r;
+	int i = p ? triage_policy_match(p, label) : -1;
+
+	*rule = i + 1;
+	if (i < 0) {
+		snprintf(buf, n, "none");
+		return;
+	}
+	r = &p->rules[i];
+	if (r->verdict == TRIAGE_VERDICT_SACRIFICE)
+		snprintf(buf, n, "sacrifice rank=%u%s", r->rank,
+			 r->group ? " group" : "");
+	else if (r->verdict == TRIAGE_VERDICT_ADJUST)
+		snprintf(buf, n, "adjust %+d", r->adjust);
+	else
+		snprintf(buf, n, "%s", triage_verdict_name(r->verdict));
+}
+
+/*
+ * The running candidates (the kernel's ranking) whose verdict changes
+ * from policy @old to @new, printed; returns false with a note when the
+ * ranking cannot be read.
+ */
+static void tc_verdict_changes(struct tc_ctx *ctx,
+			       const struct triage_policy *old,
+			       const struct triage_policy *new)
+{
+	struct tc_table t;
+	char *text = tc_read_at(ctx, "ranking", NULL);
+	size_t r, nchanged = 0;
+	int e = errno;
+
+	if (ctx->json)
+		fputs(",\"verdict_changes\":", ctx->out);
+	if (!text || tc_table_parse(text, &t)) {
+		if (text)
+			tc_table_free(&t);
+		if (ctx->json)
+			fputs("null", ctx->out);
+		if (ctx->verbosity >= 0)
+			fprintf(ctx->err, "triagectl: note: running tasks not compared: %s\n",
+				!text && e == EPERM ?
+				"reading the ranking needs CAP_MAC_ADMIN (run as root)" :
+				!text ? strerror(e) : "the ranking has no header");
+		return;
+	}
+	if (ctx->json)
+		fputc('[', ctx->out);
+	for (r = 0; r < t.nrows; r++) {
+		const char *label = tc_table_get(&t, r, "label");
+		const char *pid = tc_table_get(&t, r, "pid");
+		const char *comm = tc_table_get(&t, r, "comm");
+		char vo[64], vn[64];
+		int ro, rn;
+
+		tc_verdict_of(old, label, vo, sizeof(vo), &ro);
+		tc_verdict_of(new, label, vn, sizeof(vn), &rn);
+		if (!strcmp(vo, vn))
+			continue;
+		if (ctx->json) {
+			fprintf(ctx->out, "%s{\"pid\":", nchanged ? "," : "");
+			tc_json_value(ctx->out, pid);
+			fputs(",\"comm\":", ctx->out);
+			tc_json_str(ctx->out, comm);
+			fputs(",\"label\":", ctx->out);
+			tc_json_str(ctx->out, label);
+			fputs(",\"from\":", ctx->out);
+			tc_json_str(ctx->out, vo);
+			fputs(",\"to\":", ctx->out);
+			tc_json_str(ctx->out, vn);
+			fputc('}', ctx->out);
+		} else {
+			if (!nchanged)
+				fputs("running tasks whose verdict changes:\n",
+				      ctx->out);
+			fprintf(ctx->out, "  pid %s (%s, %s): %s -> %s\n",
+				pid, tc_esc(comm), tc_esc(label), vo, vn);
+		}
+		nchanged++;
+	}
+	if (ctx->json)
+		fputc(']', ctx->out);
+	else if (!nchanged)
+		fprintf(ctx->out, "running tasks whose verdict changes: none (of %zu candidates)\n",
+			t.nrows);
+	tc_table_free(&t);
+}
+
+static void tc_diff_print(struct tc_ctx *ctx, const struct tc_diff *d)
+{
+	FILE *f = ctx->out;
+	size_t i;
+	int n;
+
+	if (ctx->json) {
+		fputs(",\"settings\":{", f);
+		for (n = 0, i = 0; i < 3; i++) {
+			if (!d->setting[i][0])
+				continue;
+			fprintf(f, "%s", n++ ? "," : "");
+			tc_json_str(f, d->setting[i][1]);
+			fputs(":", f);
+			tc_json_str(f, d->setting[i][0]);
+		}
+		fputs("},\"added\":[", f);
+		for (i = 0; i < d->nadded; i++) {
+			fputs(i ? "," : "", f);
+			tc_json_str(f, d->added[i]);
+		}
+		fputs("],\"removed\":[", f);
+		for (i = 0; i < d->nremoved; i++) {
+			fputs(i ? "," : "", f);
+			tc_json_str(f, d->removed[i]);
+		}
+		fprintf(f, "],\"reordered\":%s",
+			d->reordered ? "true" : "false");
+		return;
+	}
+	for (i = 0; i < 3; i++)
+		if (d->setting[i][0])
+			fprintf(f, "  ~ %s (was: %s)\n", d->setting[i][1],
+				d->setting[i][0]);
+	for (i = 0; i < d->nremoved; i++)
+		fprintf(f, "  - %s\n", d->removed[i]);
+	for (i = 0; i < d->nadded; i++)
+		fprintf(f, "  + %s\n", d->added[i]);
+	if (d->reordered)
+		fputs("  rules reordered (first match wins: this can change verdicts)\n",
+		      f);
+	if (!d->nadded && !d->nremoved && !d->reordered &&
+	    !d->setting[0][0] && !d->setting[1][0] && !d->setting[2][0])
+		fputs("  no change\n", f);
+}
+
+/* ------------------------------------------------------------ load */
+
+static int tc_load_refused(struct tc_ctx *ctx, const char *file, int e)
+{
 	unsigned int line, col;
+	char *why;
 	int off = 0;
 
+	file = tc_esc(file);
+	if (e == EPERM)
+		return tc_fail(ctx, TC_EXIT_PERM,
+			       "loading a policy needs CAP_MAC_ADMIN (run as root)");
+	if (e == EACCES || e == ENOENT || e == ENOTDIR)
+		return tc_sfs_fail(ctx, "policy", e, true);
 	if (e == EINVAL) {
 		why = tc_read_at(ctx, "load_error", NULL);
 		if (why) {
+			int rc;
+
 			tc_chomp(why);
 			if (sscanf(why, "%u:%u: %n", &line, &col, &off) == 2 &&
 			    off > 0)
-				fprintf(ctx->err, "%s:%u:%u: error: %s (refused by the kernel)\n",
-					file, line, col, why + off);
+				rc = tc_fail(ctx, TC_EXIT_REFUSED,
+					     "%s:%u:%u: error: %s (refused by the kernel; the old policy stays in force)",
+					     file, line, col, tc_esc(why + off));
 			else if (*why)
-				fprintf(ctx->err, "%s: error: %s (refused by the kernel)\n",
-					file, why);
+				rc = tc_fail(ctx, TC_EXIT_REFUSED,
+					     "%s: error: %s (refused by the kernel; the old policy stays in force)",
+					     file, tc_esc(why));
 			else
-				fprintf(ctx->err, "%s: error: the kernel refused the policy (no reason in load_error)\n",
-					file);
+				rc = tc_fail(ctx, TC_EXIT_REFUSED,
+					     "%s: error: the kernel refused the policy (no reason in load_error); the old policy stays in force",
+					     file);
 			free(why);
-			return;
+			return rc;
 		}
 	}
-	fprintf(ctx->err, "%s: error: the kernel refused the policy: %s%s\n",
-		file, strerror(e),
-		e == EPERM || e == EACCES ? " (loading needs CAP_MAC_ADMIN)" :
-		e == E2BIG ? " (larger than 64 KiB)" :
-		e == ENOENT ? " (is the triage LSM enabled?)" : "");
+	return tc_fail(ctx, TC_EXIT_REFUSED,
+		       "%s: error: the kernel refused the policy: %s%s; the old policy stays in force",
+		       file, strerror(e),
+		       e == E2BIG ? " (larger than 64 KiB or too many rules)" :
+		       e == ENOMEM ? " (out of memory)" : "");
 }
 
-int tc_cmd_load(struct tc_ctx *ctx, int argc, char **argv)
+enum tc_load_kind { TC_LOAD, TC_DRY_RUN, TC_DIFF };
+
+static int tc_load(struct tc_ctx *ctx, int argc, char **argv,
+		   const char *cmd, enum tc_load_kind kind)
 {
-	const char *selpath = NULL;
-	bool nosel = false, force = false, help;
-	const struct tc_opt opts[] = {
+	const char *selpath = NULL, *used, *name;
+	bool nosel = false, force = false, boot = false, dry = false, help;
+	const struct tc_opt load_opts[] = {
 		{ "--selinux-policy", true, &selpath, NULL },
 		{ "--no-selinux", false, NULL, &nosel },
 		{ "--force", false, NULL, &force },
+		{ "--boot", false, NULL, &boot },
+		{ "--dry-run", false, NULL, &dry },
+		{ NULL, false, NULL, NULL },
+	};
+	const struct tc_opt diff_opts[] = {
+		{ "--selinux-policy", true, &selpath, NULL },
+		{ "--no-selinux", false, NULL, &nosel },
 		{ NULL, false, NULL, NULL },
 	};
 	struct triage_policy *old;
 	char **oldl = NULL, **newl, *pos[1], *text, *stats, hash[40], gen[24];
-	size_t len, nold = 0, nnew, i;
+	size_t len, nold = 0, nnew;
 	struct tc_check res;
 	struct tc_diff d;
-	int n, e, rc = TC_EXIT_ERROR;
+	int n, e, rc;
 	ssize_t w;
 
-	n = tc_parse_opts(ctx, "load", argc, argv, opts, pos, 1, &help);
+	n = tc_parse_opts(ctx, cmd, argc, argv,
+			  kind == TC_DIFF ? diff_opts : load_opts, pos, 1,
+			  &help);
 	if (n < 0)
-		return tc_usage(ctx, "load", true);
+		return tc_usage(ctx, cmd, true);
 	if (help)
-		return tc_usage(ctx, "load", false);
+		return tc_usage(ctx, cmd, false);
 	if (n != 1 || (selpath && nosel))
-		return tc_usage(ctx, "load", true);
-	text = tc_check_file(ctx, pos[0], selpath, nosel, false, &len, &res);
+		return tc_usage(ctx, cmd, true);
+	if (dry)
+		kind = TC_DRY_RUN;
+	name = tc_input_name(pos[0]);
+	text = tc_check_file(ctx, pos[0], selpath, nosel, boot, &len, &res,
+			     &used, &rc);
 	if (!text)
-		return TC_EXIT_ERROR;
+		return rc;
 	if (res.syntax_error || (res.errors && !force)) {
-		fprintf(ctx->err, "%s: not loaded: %u error%s%s\n", pos[0],
-			res.errors, res.errors == 1 ? "" : "s",
-			res.syntax_error ? "" :
-			" (--force loads despite SELinux name errors)");
+		char msg[200];
+
+		snprintf(msg, sizeof(msg), "%s: %s: %u error%s%s", tc_esc(name),
+			 kind == TC_LOAD ? "not loaded" : "cannot compare",
+			 res.errors, res.errors == 1 ? "" : "s",
+			 res.syntax_error || kind != TC_LOAD ? "" :
+			 " (--force loads despite SELinux name errors; --boot loads them inert)");
+		fprintf(ctx->err, "%s\n", msg);
+		if (ctx->json) {
+			fputs("{\"loaded\":false,\"error\":{\"exit\":1,\"kind\":\"error\",\"message\":",
+			      ctx->out);
+			tc_json_str(ctx->out, msg);
+			fputs("},\"check\":", ctx->out);
+			tc_check_json(ctx->out, name, used, &res, false);
+			fputs("}\n", ctx->out);
+		}
+		rc = TC_EXIT_ERROR;
 		goto out;
 	}
 
 	old = tc_active_policy(ctx, &e);
-	if (old) {
+	if (!old && e && e != EINVAL) {
+		/* no triage at all, or no permission to read the policy */
+		if (e == ENOENT || e == ENOTDIR || kind != TC_LOAD) {
+			rc = tc_sfs_fail(ctx, "policy", e, false);
+			goto out;
+		}
+		if (ctx->verbosity >= 0)
+			fprintf(ctx->err, "triagectl: note: cannot read the previous policy (%s); changes not shown\n",
+				strerror(e));
+	}
+	if (old)
 		oldl = tc_canonical_lines(old, &nold);
-		triage_policy_free(old);
-	} else if (e != ENOENT) {
-		fprintf(ctx->err, "triagectl: note: cannot read the previous policy (%s); changes not shown\n",
-			strerror(e));
-	}
 
-	w = tc_write_at(ctx, "policy", text, len, ctx->write_policy);
-	e = errno;
-	if (w < 0) {
-		tc_load_refused(ctx, pos[0], e);
-		goto out_old;
-	}
-	if ((size_t)w != len) {
-		fprintf(ctx->err, "%s: error: short write (%zd of %zu bytes); the kernel kept the old policy\n",
-			pos[0], w, len);
-		goto out_old;
+	if (kind == TC_LOAD) {
+		w = tc_write_at(ctx, "policy", text, len, ctx->write_policy);
+		e = errno;
+		if (w < 0) {
+			rc = tc_load_refused(ctx, name, e);
+			goto out_old;
+		}
+		if ((size_t)w != len) {
+			rc = tc_fail(ctx, TC_EXIT_REFUSED,
+				     "%s: error: short write (%zd of %zu bytes); the kernel kept the old policy",
+				     tc_esc(name), w, len);
+			goto out_old;
+		}
 	}
 
 	newl = tc_canonical_lines(res.policy, &nnew);
@@ -386,65 +650,61 @@ int tc_cmd_load(struct tc_ctx *ctx, int argc, char **argv)
 		tc_diff(oldl, nold, newl, nnew, &d);
 	else
 		tc_diff(newl, 3, newl, nnew, &d);
-	stats = tc_read_at(ctx, "stats", NULL);
-	if (!stats || !tc_stat(stats, "policy_hash", hash, sizeof(hash)))
-		strcpy(hash, "unknown");
-	if (!stats || !tc_stat(stats, "policy_generation", gen, sizeof(gen)))
-		strcpy(gen, "?");
-	free(stats);
+	strcpy(hash, "unknown");
+	strcpy(gen, "?");
+	if (kind == TC_LOAD) {
+		stats = tc_read_at(ctx, "stats", NULL);
+		if (stats) {
+			if (!tc_stat(stats, "policy_hash", hash, sizeof(hash)))
+				strcpy(hash, "unknown");
+			if (!tc_stat(stats, "policy_generation", gen, sizeof(gen)))
+				strcpy(gen, "?");
+		}
+		free(stats);
+	}
 
 	if (ctx->json) {
 		FILE *f = ctx->out;
 
-		fputs("{\"loaded\":true,\"file\":", f);
-		tc_json_str(f, pos[0]);
-		fprintf(f, ",\"rules\":%u,\"hash\":", res.policy->nr_rules);
-		tc_json_str(f, hash);
-		fputs(",\"generation\":", f);
-		tc_json_value(f, gen);
-		fprintf(f, ",\"warnings\":%u,\"errors\":%u,\"settings\":{",
-			res.warnings, res.errors);
-		for (n = 0, i = 0; i < 3; i++) {
-			if (!d.setting[i][0])
-				continue;
-			fprintf(f, "%s", n++ ? "," : "");
-			tc_json_str(f, d.setting[i][1]);
-			fputs(":", f);
-			tc_json_str(f, d.setting[i][0]);
+		fprintf(f, "{\"loaded\":%s,\"dry_run\":%s,\"file\":",
+			kind == TC_LOAD ? "true" : "false",
+			kind == TC_LOAD ? "false" : "true");
+		tc_json_str(f, name);
+		fprintf(f, ",\"rules\":%u", res.policy->nr_rules);
+		if (kind == TC_LOAD) {
+			fputs(",\"hash\":", f);
+			tc_json_str(f, hash);
+			fputs(",\"generation\":", f);
+			tc_json_value(f, gen);
 		}
-		fputs("},\"added\":[", f);
-		for (i = 0; i < d.nadded; i++) {
-			fputs(i ? "," : "", f);
-			tc_json_str(f, d.added[i]);
-		}
-		fputs("],\"removed\":[", f);
-		for (i = 0; i < d.nremoved; i++) {
-			fputs(i ? "," : "", f);
-			tc_json_str(f, d.removed[i]);
-		}
-		fprintf(f, "],\"reordered\":%s}\n",
-			d.reordered ? "true" : "false");
+		fprintf(f, ",\"warnings\":%u,\"errors\":%u", res.warnings,
+			res.errors);
+		fprintf(f, ",\"previous\":%s", old ? "true" : "false");
+		tc_diff_print(ctx, &d);
+		if (kind != TC_LOAD)
+			tc_verdict_changes(ctx, old, res.policy);
+		fputs("}\n", f);
 	} else {
 		FILE *f = ctx->out;
 
-		fprintf(f, "loaded %s: %u rule%s, hash %s, generation %s\n",
-			pos[0], res.policy->nr_rules,
-			res.policy->nr_rules == 1 ? "" : "s", hash, gen);
-		for (i = 0; i < 3; i++)
-			if (d.setting[i][0])
-				fprintf(f, "  ~ %s (was: %s)\n", d.setting[i][1],
-					d.setting[i][0]);
-		for (i = 0; i < d.nremoved; i++)
-			fprintf(f, "  - %s\n", d.removed[i]);
-		for (i = 0; i < d.nadded; i++)
-			fprintf(f, "  + %s\n", d.added[i]);
-		if (d.reordered)
-			fputs("  rules reordered (first match wins: this can change verdicts)\n",
-			      f);
-		if (!d.nadded && !d.nremoved && !d.reordered &&
-		    !d.setting[0][0] && !d.setting[1][0] && !d.setting[2][0])
-			fputs("  no change\n", f);
+		if (kind == TC_LOAD && ctx->verbosity >= 0)
+			fprintf(f, "loaded %s: %u rule%s, hash %s, generation %s\n",
+				tc_esc(name), res.policy->nr_rules,
+				res.policy->nr_rules == 1 ? "" : "s", hash, gen);
+		else if (kind != TC_LOAD)
+			fprintf(f, "%s %s: %u rule%s, against the %s:\n",
+				kind == TC_DRY_RUN ? "would load (dry run, nothing loaded)" :
+				"diff", tc_esc(name), res.policy->nr_rules,
+				res.policy->nr_rules == 1 ? "" : "s",
+				old ? "policy in force" : "kernel without a policy");
+		if (kind != TC_LOAD || ctx->verbosity >= 0)
+			tc_diff_print(ctx, &d);
+		if (kind != TC_LOAD)
+			tc_verdict_changes(ctx, old, res.policy);
 	}
+	if (kind == TC_LOAD && res.errors && ctx->verbosity >= 0)
+		fprintf(ctx->err, "%s: loaded despite %u error%s (--force)\n",
+			tc_esc(name), res.errors, res.errors == 1 ? "" : "s");
 	free(d.added);
 	free(d.removed);
 	tc_free_lines(newl, nnew);
@@ -452,40 +712,142 @@ int tc_cmd_load(struct tc_ctx *ctx, int argc, char **argv)
 out_old:
 	if (oldl)
 		tc_free_lines(oldl, nold);
+	triage_policy_free(old);
 out:
 	free(text);
 	tc_check_free(&res);
 	return rc;
 }
 
+int tc_cmd_load(struct tc_ctx *ctx, int argc, char **argv)
+{
+	return tc_load(ctx, argc, argv, "load", TC_LOAD);
+}
+
+int tc_cmd_diff(struct tc_ctx *ctx, int argc, char **argv)
+{
+	return tc_load(ctx, argc, argv, "diff", TC_DIFF);
+}
+
 /* ------------------------------------------------------------ status */
 
 static const struct {
 	const char *key, *title;
-} tc_stat_titles[] = {
-	{ "mode", "mode" },
-	{ "policy_generation", "policy generation" },
-	{ "policy_hash", "policy hash" },
-	{ "policy_load_time", "policy loaded" },
-	{ "policy_rules", "policy rules" },
+} tc_counters[] = {
 	{ "oom_events", "OOM events" },
-	{ "victims", "victims" },
 	{ "protected_skipped", "protected skipped" },
-	{ "sacrificed", "sacrificed" },
-	{ "adjusted", "adjusted" },
-	{ "label_misses", "label misses" },
+	{ "sacrificed", "sacrificed victims" },
+	{ "adjusted", "adjusted victims" },
 	{ "fallbacks", "fallbacks" },
+	{ "group_kills", "group kills" },
+	{ "label_misses", "label misses" },
+	{ "resolved_tasks", "tasks with verdicts" },
+	{ "unlabelled_tasks", "unlabelled tasks" },
+	{ "audit_drops", "audit records dropped" },
 	{ "selection_ns_last", "last selection (ns)" },
-	{ "selection_ns_max", "max selection (ns)" },
+	{ "selection_ns_max", "slowest selection (ns)" },
 };
+
+#define TC_NCOUNTERS (sizeof(tc_counters) / sizeof(tc_counters[0]))
+
+/* keys of stats shown elsewhere in status */
+static bool tc_policy_key(const char *k)
+{
+	return !strcmp(k, "policy_generation") || !strcmp(k, "policy_hash") ||
+	       !strcmp(k, "policy_load_time") || !strcmp(k, "policy_rules") ||
+	       !strcmp(k, "mode") || !strcmp(k, "rule");
+}
+
+void tc_time_text(long long sec, char *buf, size_t n)
+{
+	time_t t = sec;
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) ||
+	    !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, n, "%lld", sec);
+}
+
+static void tc_age(long long sec, char *buf, size_t n)
+{
+	long long d = (long long)time(NULL) - sec;
+
+	if (d < 0)
+		snprintf(buf, n, "in the future: check the clock");
+	else if (d < 120)
+		snprintf(buf, n, "%lld s ago", d);
+	else if (d < 7200)
+		snprintf(buf, n, "%lld min ago", d / 60);
+	else if (d < 172800)
+		snprintf(buf, n, "%lld h %lld min ago", d / 3600, d / 60 % 60);
+	else
+		snprintf(buf, n, "%lld days ago", d / 86400);
+}
+
+/*
+ * Rules of the active policy that name SELinux users, roles, types or
+ * ranges the loaded SELinux policy does not have (loaded inert, e.g. by
+ * load --boot after a policy upgrade).  Quiet when SELinux is not there.
+ */
+static size_t tc_inert_rules(struct tc_ctx *ctx, const struct triage_policy *p,
+			     char ***out)
+{
+	struct tc_check_opts o = { .names_are_warnings = true };
+	struct tc_sepol *s;
+	struct tc_check res;
+	char why[128], **v = NULL;
+	const char *path;
+	size_t i, n = 0;
+	int len;
+	char *text;
+
+	*out = NULL;
+	if (!p || !p->nr_rules)
+		return 0;
+	if (is_selinux_enabled() <= 0 && access(TC_SELINUX_POLICY, F_OK))
+		return 0;
+	path = selinux_current_policy_path();
+	s = tc_sepol_open(path ? path : TC_SELINUX_POLICY, why, sizeof(why));
+	if (!s) {
+		if (ctx->verbosity > 0)
+			fprintf(ctx->err, "triagectl: note: SELinux names of the policy not checked: %s\n",
+				why);
+		return 0;
+	}
+	len = triage_policy_print(p, NULL, 0);
+	text = tc_xmalloc(len + 1);
+	triage_policy_print(p, text, len + 1);
+	o.sepol = s;
+	tc_check_text(text, len, &o, &res);
+	v = tc_xmalloc((res.ndiags + 1) * sizeof(*v));
+	for (i = 0; i < res.ndiags; i++) {
+		char line[600];
+
+		if (!strstr(res.diags[i].msg, "loaded inert") ||
+		    res.diags[i].line < 4)
+			continue;
+		snprintf(line, sizeof(line), "rule %u: %s",
+			 res.diags[i].line - 3, res.diags[i].msg);
+		v[n++] = tc_strdup(line);
+	}
+	tc_check_free(&res);
+	tc_sepol_close(s);
+	free(text);
+	*out = v;
+	return n;
+}
 
 int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 {
 	struct triage_policy *pol;
-	char *stats, *line, *save = NULL, *pos[1];
-	bool help, first = true;
-	size_t i;
-	int n, e;
+	char *stats, *pos[1], *lsms, *chain, *lerr, **inert;
+	char v[64], hash[40], gen[24], when[40], age[64], mode[24];
+	const char *major;
+	bool help, loaded, in_chain;
+	size_t i, ninert;
+	long long ltime = 0;
+	int n, e, chain_errno;
+	const char *p;
 
 	n = tc_parse_opts(ctx, "status", argc, argv, NULL, pos, 0, &help);
 	if (n < 0)
@@ -493,88 +855,201 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	if (help)
 		return tc_usage(ctx, "status", false);
 	stats = tc_read_at(ctx, "stats", NULL);
-	if (!stats) {
-		tc_sfs_error(ctx, "stats");
-		return TC_EXIT_ERROR;
-	}
+	if (!stats)
+		return tc_sfs_fail(ctx, "stats", errno, false);
 	pol = tc_active_policy(ctx, &e);
+	lsms = tc_lsm_list(ctx);
+	major = tc_major_lsm(lsms);
+	chain = tc_oom_chain(ctx);
+	chain_errno = errno;
+	in_chain = chain && tc_chain_has_triage(chain);
+	lerr = tc_read_at(ctx, "load_error", NULL);
+	if (lerr)
+		tc_chomp(lerr);
+	if (!tc_stat(stats, "mode", mode, sizeof(mode))) {
+		char *m = tc_read_at(ctx, "mode", NULL);
 
-	if (ctx->json)
-		fputs("{", ctx->out);
-	for (line = strtok_r(stats, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *v = strchr(line, ' ');
-		unsigned int rule;
-		long hits;
+		snprintf(mode, sizeof(mode), "%s", m ? m : "unknown");
+		tc_chomp(mode);
+		free(m);
+	}
+	if (!tc_stat(stats, "policy_hash", hash, sizeof(hash)))
+		strcpy(hash, "unknown");
+	if (!tc_stat(stats, "policy_generation", gen, sizeof(gen)))
+		strcpy(gen, "0");
+	if (tc_stat(stats, "policy_load_time", v, sizeof(v)))
+		ltime = strtoll(v, NULL, 10);
+	/* no policy: the policy file is empty (older kernels: no load time) */
+	loaded = pol || (e && e != ENOENT && ltime);
+	tc_time_text(ltime, when, sizeof(when));
+	tc_age(ltime, age, sizeof(age));
+	ninert = tc_inert_rules(ctx, pol, &inert);
 
-		if (!v)
-			continue;
-		*v++ = '\0';
-		if (!strcmp(line, "rule")) {
-			if (sscanf(v, "%u hits %ld", &rule, &hits) != 2)
+	if (ctx->json) {
+		FILE *f = ctx->out;
+		bool first = true;
+
+		fputs("{\"enabled\":true,\"lsm\":", f);
+		if (lsms)
+			tc_json_str(f, lsms);
+		else
+			fputs("null", f);
+		fputs(",\"major_lsm\":", f);
+		if (major)
+			tc_json_str(f, major);
+		else
+			fputs("null", f);
+		fputs(",\"oom_policy\":", f);
+		if (chain)
+			tc_json_str(f, chain);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"triage_in_chain\":%s,\"mode\":",
+			in_chain ? "true" : "false");
+		tc_json_str(f, mode);
+		fprintf(f, ",\"policy_loaded\":%s", loaded ? "true" : "false");
+		if (loaded) {
+			fputs(",\"policy_hash\":", f);
+			tc_json_str(f, hash);
+			fprintf(f, ",\"policy_generation\":%s,\"policy_load_time\":%lld",
+				tc_is_number(gen) ? gen : "null", ltime);
+			if (tc_stat(stats, "policy_rules", v, sizeof(v)))
+				fprintf(f, ",\"policy_rules\":%s",
+					tc_is_number(v) ? v : "null");
+		}
+		fputs(",\"load_error\":", f);
+		if (lerr && *lerr)
+			tc_json_str(f, lerr);
+		else
+			fputs("null", f);
+		fputs(",\"counters\":{", f);
+		for (p = stats; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+			char key[64];
+			const char *sp = strchr(p, ' '), *nl = strchr(p, '\n');
+
+			if (!sp || (nl && sp > nl) || (size_t)(sp - p) >= sizeof(key))
 				continue;
-			if (ctx->json) {
-				fprintf(ctx->out, "%s\"rule_%u_hits\":%ld",
-					first ? "" : ",", rule, hits);
-				first = false;
+			memcpy(key, p, sp - p);
+			key[sp - p] = '\0';
+			if (tc_policy_key(key) ||
+			    !tc_stat(stats, key, v, sizeof(v)))
 				continue;
+			fputs(first ? "" : ",", f);
+			first = false;
+			tc_json_str(f, key);
+			fputc(':', f);
+			tc_json_value(f, v);
+		}
+		fputs("},\"rule_hits\":[", f);
+		for (i = 0, p = stats; (p = strstr(p, "rule ")); p++) {
+			unsigned int rule;
+			long hits;
+
+			if ((p != stats && p[-1] != '\n') ||
+			    sscanf(p, "rule %u hits %ld", &rule, &hits) != 2)
+				continue;
+			fprintf(f, "%s%ld", i++ ? "," : "", hits);
+		}
+		fputs("],\"inert_rules\":[", f);
+		for (i = 0; i < ninert; i++) {
+			fputs(i ? "," : "", f);
+			tc_json_str(f, inert[i]);
+		}
+		fputs("]}\n", f);
+	} else {
+		FILE *f = ctx->out;
+
+		fprintf(f, "%-22s enabled (%s)\n", "triage", tc_esc(ctx->root));
+		fprintf(f, "%-22s %s", "LSM stack", lsms ? tc_esc(lsms) : "unknown");
+		fprintf(f, " (major: %s)\n", major ? major : "none: every task is unlabelled");
+		if (chain)
+			fprintf(f, "%-22s %s%s\n", "OOM chain", tc_esc(chain),
+				in_chain ? "" : "  (triage not in it: the policy decides nothing)");
+		else
+			fprintf(f, "%-22s unknown (%s)\n", "OOM chain",
+				strerror(chain_errno));
+		fprintf(f, "%-22s %s\n", "mode", mode);
+		if (loaded) {
+			if (tc_stat(stats, "policy_rules", v, sizeof(v)))
+				fprintf(f, "%-22s %s, %s rule%s, generation %s\n",
+					"policy", hash, v, strcmp(v, "1") ? "s" : "", gen);
+			else
+				fprintf(f, "%-22s %s, generation %s\n", "policy", hash, gen);
+			if (ltime)
+				fprintf(f, "%-22s %s (%s)\n", "policy loaded", when, age);
+		} else {
+			fprintf(f, "%-22s none loaded: every OOM is decided as without triage (triagectl load /etc/triage/policy)\n",
+				"policy");
+		}
+		if (lerr && *lerr)
+			fprintf(f, "%-22s %s\n", "last refused load", tc_esc(lerr));
+		for (i = 0; i < ninert; i++)
+			fprintf(f, "%-22s %s\n", i ? "" : "inert rules", inert[i]);
+		fputs("counters:\n", f);
+		for (p = stats; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+			char key[64];
+			const char *sp = strchr(p, ' '), *nl = strchr(p, '\n');
+			size_t k;
+
+			if (!sp || (nl && sp > nl) || (size_t)(sp - p) >= sizeof(key))
+				continue;
+			memcpy(key, p, sp - p);
+			key[sp - p] = '\0';
+			if (tc_policy_key(key) || !tc_stat(stats, key, v, sizeof(v)))
+				continue;
+			for (k = 0; k < TC_NCOUNTERS; k++)
+				if (!strcmp(key, tc_counters[k].key))
+					break;
+			if (k < TC_NCOUNTERS) {
+				fprintf(f, "  %-22s %s\n", tc_counters[k].title, tc_esc(v));
+			} else {
+				for (k = 0; key[k]; k++)
+					if (key[k] == '_')
+						key[k] = ' ';
+				fprintf(f, "  %-22s %s\n", tc_esc(key), tc_esc(v));
 			}
-			if (rule == 1)
-				fputs("rule hits:\n", ctx->out);
+		}
+		for (i = 0, p = stats; (p = strstr(p, "rule ")); p++) {
+			unsigned int rule;
+			long hits;
+
+			if ((p != stats && p[-1] != '\n') ||
+			    sscanf(p, "rule %u hits %ld", &rule, &hits) != 2)
+				continue;
+			if (!i++)
+				fputs("rule hits:\n", f);
 			if (pol && rule >= 1 && rule <= pol->nr_rules) {
 				char *t = tc_rule_text(pol, rule - 1);
 
-				fprintf(ctx->out, "  %4u  %8ld  %s\n", rule, hits,
-					t);
+				fprintf(f, "  %4u  %8ld  %s\n", rule, hits, t);
 				free(t);
 			} else {
-				fprintf(ctx->out, "  %4u  %8ld\n", rule, hits);
+				fprintf(f, "  %4u  %8ld\n", rule, hits);
 			}
-			continue;
-		}
-		if (ctx->json) {
-			fputs(first ? "" : ",", ctx->out);
-			tc_json_str(ctx->out, line);
-			fputc(':', ctx->out);
-			if (!strcmp(line, "policy_hash"))
-				tc_json_str(ctx->out, v);
-			else
-				tc_json_value(ctx->out, v);
-			first = false;
-			continue;
-		}
-		for (i = 0; i < sizeof(tc_stat_titles) / sizeof(tc_stat_titles[0]); i++)
-			if (!strcmp(line, tc_stat_titles[i].key))
-				break;
-		fprintf(ctx->out, "%-20s ",
-			i < sizeof(tc_stat_titles) / sizeof(tc_stat_titles[0]) ?
-			tc_stat_titles[i].title : line);
-		if (!strcmp(line, "policy_load_time")) {
-			time_t t = strtoll(v, NULL, 10);
-			char when[64];
-			struct tm tm;
-
-			if (!t || !gmtime_r(&t, &tm) ||
-			    !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm))
-				fprintf(ctx->out, "%s\n", t ? v : "never");
-			else
-				fprintf(ctx->out, "%s (%s)\n", when, v);
-		} else {
-			fprintf(ctx->out, "%s\n", v);
 		}
 	}
-	if (ctx->json)
-		fputs("}\n", ctx->out);
+	errno = chain_errno;
+	tc_chain_warning(ctx, chain, mode);
+	if (ctx->verbosity >= 0 && tc_stat(stats, "audit_drops", v, sizeof(v)) &&
+	    strtoll(v, NULL, 10) > 0)
+		fprintf(ctx->err, "triagectl: warning: %s decision audit records were dropped (audit backlog full?): the audit log misses them\n",
+			v);
+	for (i = 0; i < ninert; i++)
+		free(inert[i]);
+	free(inert);
+	free(lerr);
+	free(chain);
+	free(lsms);
 	triage_policy_free(pol);
 	free(stats);
-	return TC_EXIT_OK;
+	return loaded ? TC_EXIT_OK : TC_EXIT_NOPOLICY;
 }
 
 /* ------------------------------------------------------------ mode */
 
 int tc_cmd_mode(struct tc_ctx *ctx, int argc, char **argv)
 {
-	char *pos[1], *cur;
+	char *pos[1], *cur, *chain;
 	bool help;
 	ssize_t w;
 	int n, e;
@@ -586,25 +1061,26 @@ int tc_cmd_mode(struct tc_ctx *ctx, int argc, char **argv)
 		return tc_usage(ctx, "mode", false);
 	if (n == 1 && strcmp(pos[0], "enforce") && strcmp(pos[0], "permissive")) {
 		fprintf(ctx->err, "triagectl mode: '%s' is not enforce or permissive\n",
-			pos[0]);
-		return TC_EXIT_USAGE;
+			tc_esc(pos[0]));
+		return tc_usage(ctx, "mode", true);
 	}
 	cur = tc_read_at(ctx, "mode", NULL);
-	if (!cur) {
-		tc_sfs_error(ctx, "mode");
-		return TC_EXIT_ERROR;
-	}
+	if (!cur)
+		return tc_sfs_fail(ctx, "mode", errno, false);
 	tc_chomp(cur);
 	if (n == 1) {
 		w = tc_write_at(ctx, "mode", pos[0], strlen(pos[0]), write);
 		e = errno;
 		if (w != (ssize_t)strlen(pos[0])) {
-			fprintf(ctx->err, "triagectl mode: cannot set %s: %s%s\n",
-				pos[0], strerror(e),
-				e == EPERM || e == EACCES ?
-				" (needs CAP_MAC_ADMIN)" : "");
 			free(cur);
-			return TC_EXIT_ERROR;
+			if (e == EPERM)
+				return tc_fail(ctx, TC_EXIT_PERM,
+					       "setting the mode needs CAP_MAC_ADMIN (run as root)");
+			if (e == EACCES || e == ENOENT)
+				return tc_sfs_fail(ctx, "mode", e, true);
+			return tc_fail(ctx, TC_EXIT_REFUSED,
+				       "the kernel refused mode %s: %s",
+				       pos[0], w < 0 ? strerror(e) : "short write");
 		}
 	}
 	if (ctx->json) {
@@ -616,434 +1092,13 @@ int tc_cmd_mode(struct tc_ctx *ctx, int argc, char **argv)
 		}
 		fputs("}\n", ctx->out);
 	} else if (n) {
-		fprintf(ctx->out, "mode %s (was %s)\n", pos[0], cur);
+		fprintf(ctx->out, "mode %s (was %s)\n", pos[0], tc_esc(cur));
 	} else {
-		fprintf(ctx->out, "%s\n", cur);
+		fprintf(ctx->out, "%s\n", tc_esc(cur));
 	}
+	chain = tc_oom_chain(ctx);
+	tc_chain_warning(ctx, chain, n ? pos[0] : cur);
+	free(chain);
 	free(cur);
-	return TC_EXIT_OK;
-}
-
-/* ------------------------------------------------------------ rank */
-
-static char *tc_why(const struct triage_policy *pol, const char *rule)
-{
-	char *end;
-	unsigned long r;
-
-	if (!strcmp(rule, "-"))
-		return tc_strdup("no rule matches");
-	if (!strcmp(rule, "miss"))
-		return tc_strdup("verdict not resolved in time (label miss)");
-	r = strtoul(rule, &end, 10);
-	if (*end || !pol || r < 1 || r > pol->nr_rules)
-		return tc_strdup("");
-	return tc_rule_text(pol, r - 1);
-}
-
-static void tc_json_row(FILE *f, const struct tc_table *t, size_t r,
-			const char *extra_key, const char *extra)
-{
-	unsigned int c;
-
-	fputc('{', f);
-	for (c = 0; c < t->ncols; c++) {
-		fputs(c ? "," : "", f);
-		tc_json_str(f, t->head[c]);
-		fputc(':', f);
-		if (!strcmp(t->head[c], "label") || !strcmp(t->head[c], "comm") ||
-		    !strcmp(t->head[c], "time"))
-			tc_json_str(f, t->rows[r][c]);
-		else
-			tc_json_value(f, t->rows[r][c]);
-	}
-	if (extra_key) {
-		fputc(',', f);
-		tc_json_str(f, extra_key);
-		fputc(':', f);
-		tc_json_str(f, extra);
-	}
-	fputc('}', f);
-}
-
-int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv)
-{
-	static const char *const cols[] = {
-		"rank", "pid", "points", "verdict", "rule", "comm", "label",
-	};
-	static const char *const head[] = {
-		"RANK", "PID", "POINTS", "VERDICT", "RULE", "COMM", "LABEL", "WHY",
-	};
-	struct triage_policy *pol;
-	const char ***rows;
-	struct tc_table t;
-	char *text, *pos[1], **why;
-	bool help;
-	size_t r;
-	int n, e;
-	unsigned int c;
-
-	n = tc_parse_opts(ctx, "rank", argc, argv, NULL, pos, 0, &help);
-	if (n < 0)
-		return tc_usage(ctx, "rank", true);
-	if (help)
-		return tc_usage(ctx, "rank", false);
-	text = tc_read_at(ctx, "ranking", NULL);
-	if (!text) {
-		tc_sfs_error(ctx, "ranking");
-		return TC_EXIT_ERROR;
-	}
-	if (tc_table_parse(text, &t)) {
-		fprintf(ctx->err, "triagectl: %s/ranking: no '#' header line\n",
-			ctx->root);
-		tc_table_free(&t);
-		return TC_EXIT_ERROR;
-	}
-	pol = tc_active_policy(ctx, &e);
-	why = tc_xmalloc((t.nrows + 1) * sizeof(*why));
-	for (r = 0; r < t.nrows; r++)
-		why[r] = tc_why(pol, tc_table_get(&t, r, "rule"));
-	if (ctx->json) {
-		fputc('[', ctx->out);
-		for (r = 0; r < t.nrows; r++) {
-			fputs(r ? ",\n" : "", ctx->out);
-			tc_json_row(ctx->out, &t, r, "why", why[r]);
-		}
-		fputs("]\n", ctx->out);
-	} else {
-		rows = tc_xmalloc((t.nrows + 1) * sizeof(*rows));
-		for (r = 0; r < t.nrows; r++) {
-			rows[r] = tc_xmalloc(8 * sizeof(char *));
-			for (c = 0; c < 7; c++)
-				rows[r][c] = tc_table_get(&t, r, cols[c]);
-			rows[r][7] = why[r];
-		}
-		tc_table_print(ctx->out, head, 8,
-			       (const char *const *const *)rows, t.nrows);
-		for (r = 0; r < t.nrows; r++)
-			free(rows[r]);
-		free(rows);
-		if (!t.nrows)
-			fputs("(no candidates)\n", ctx->out);
-	}
-	for (r = 0; r < t.nrows; r++)
-		free(why[r]);
-	free(why);
-	triage_policy_free(pol);
-	tc_table_free(&t);
-	return TC_EXIT_OK;
-}
-
-/* ------------------------------------------------------------ explain */
-
-static char *tc_proc_read(struct tc_ctx *ctx, const char *pid, const char *f)
-{
-	char *dir = tc_path(ctx->proc, pid), *path = tc_path(dir, f);
-	char *text = tc_read_file(path, 4096, NULL);
-	int e = errno;
-
-	free(dir);
-	free(path);
-	if (text) {
-		/* attr/current may end in NUL and/or newline */
-		text[strcspn(text, "\n")] = '\0';
-	}
-	errno = e;
-	return text;
-}
-
-/* The matcher that names this label best, for a suggested rule. */
-static char *tc_suggest_matcher(const char *label)
-{
-	const char *a = strchr(label, ':'), *b = a ? strchr(a + 1, ':') : NULL;
-	size_t n = strlen(label) + 16;
-	char *s = tc_xmalloc(n + strlen(label));
-
-	if (b) {
-		const char *t = b + 1, *e = strchr(t, ':');
-
-		snprintf(s, n, "type=%.*s", (int)(e ? e - t : (long)strlen(t)), t);
-		return s;
-	}
-	/* quote, escaping \ " and glob characters */
-	{
-		char *o = s;
-		const char *p;
-
-		o += sprintf(o, "label=\"");
-		for (p = label; *p; p++) {
-			if (*p == '*' || *p == '?')
-				*o++ = '\\', *o++ = '\\';
-			else if (*p == '"' || *p == '\\')
-				*o++ = '\\', *o++ = '\\', *o++ = '\\';
-			*o++ = *p;
-		}
-		*o++ = '"';
-		*o = '\0';
-	}
-	return s;
-}
-
-int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
-{
-	struct triage_policy *pol;
-	char *pos[1], *label, *comm, *rtext = NULL, *end, *text, *sugg;
-	const char *verdict = "none", *krank = NULL, *kpoints = NULL;
-	const char *kverdict = NULL, *krule = NULL;
-	struct tc_table t = { 0 };
-	char change[600], want[16];
-	bool help;
-	int n, e, idx = -1;
-	size_t r;
-	long pid;
-
-	n = tc_parse_opts(ctx, "explain", argc, argv, NULL, pos, 1, &help);
-	if (n < 0)
-		return tc_usage(ctx, "explain", true);
-	if (help)
-		return tc_usage(ctx, "explain", false);
-	if (n != 1)
-		return tc_usage(ctx, "explain", true);
-	pid = strtol(pos[0], &end, 10);
-	if (*end || pid <= 0) {
-		fprintf(ctx->err, "triagectl explain: '%s' is not a PID\n", pos[0]);
-		return TC_EXIT_USAGE;
-	}
-	label = tc_proc_read(ctx, pos[0], "attr/current");
-	if (!label) {
-		fprintf(ctx->err, "triagectl explain: cannot read the label of %s: %s\n",
-			pos[0], strerror(errno));
-		return TC_EXIT_ERROR;
-	}
-	comm = tc_proc_read(ctx, pos[0], "comm");
-	pol = tc_active_policy(ctx, &e);
-	if (!pol) {
-		fprintf(ctx->err, "triagectl explain: cannot read the active policy: %s\n",
-			strerror(e));
-		free(label);
-		free(comm);
-		return TC_EXIT_ERROR;
-	}
-	idx = triage_policy_match(pol, label);
-	if (idx >= 0) {
-		rtext = tc_rule_text(pol, idx);
-		verdict = triage_verdict_name(pol->rules[idx].verdict);
-	}
-	text = tc_read_at(ctx, "ranking", NULL);
-	if (text && !tc_table_parse(text, &t)) {
-		for (r = 0; r < t.nrows; r++)
-			if (!strcmp(tc_table_get(&t, r, "pid"), pos[0]))
-				break;
-		if (r < t.nrows) {
-			krank = tc_table_get(&t, r, "rank");
-			kpoints = tc_table_get(&t, r, "points");
-			kverdict = tc_table_get(&t, r, "verdict");
-			krule = tc_table_get(&t, r, "rule");
-		}
-	}
-
-	sugg = tc_suggest_matcher(label);
-	if (idx < 0)
-		snprintf(change, sizeof(change),
-			 "no rule matches, so the kernel's usual badness decides; add `protect %s` to protect it, or `sacrifice %s` to make it die first",
-			 sugg, sugg);
-	else if (pol->rules[idx].verdict == TRIAGE_VERDICT_PROTECT)
-		snprintf(change, sizeof(change),
-			 "rule %d protects it; to make it killable, remove that rule or put a rule such as `adjust +0 %s` before it",
-			 idx + 1, sugg);
-	else if (pol->rules[idx].verdict == TRIAGE_VERDICT_SACRIFICE)
-		snprintf(change, sizeof(change),
-			 "rule %d sacrifices it; to protect it, put `protect %s` before that rule",
-			 idx + 1, sugg);
-	else
-		snprintf(change, sizeof(change),
-			 "rule %d adjusts its badness by %+d; change the value, or put `protect %s` or `sacrifice %s` before that rule",
-			 idx + 1, pol->rules[idx].adjust, sugg, sugg);
-
-	if (ctx->json) {
-		FILE *f = ctx->out;
-
-		fprintf(f, "{\"pid\":%ld,\"comm\":", pid);
-		tc_json_str(f, comm ? comm : "");
-		fputs(",\"label\":", f);
-		tc_json_str(f, label);
-		if (idx >= 0) {
-			fprintf(f, ",\"rule\":%d,\"rule_text\":", idx + 1);
-			tc_json_str(f, rtext);
-		} else {
-			fputs(",\"rule\":null,\"rule_text\":null", f);
-		}
-		fputs(",\"verdict\":", f);
-		tc_json_str(f, verdict);
-		fputs(",\"candidate\":", f);
-		fputs(krank ? "true" : "false", f);
-		if (krank) {
-			fputs(",\"rank\":", f);
-			tc_json_value(f, krank);
-			fputs(",\"points\":", f);
-			tc_json_value(f, kpoints);
-			fputs(",\"kernel_verdict\":", f);
-			tc_json_str(f, kverdict);
-			fputs(",\"kernel_rule\":", f);
-			tc_json_value(f, krule);
-		}
-		fputs(",\"change\":", f);
-		tc_json_str(f, change);
-		fputs("}\n", f);
-	} else {
-		FILE *f = ctx->out;
-
-		fprintf(f, "pid      %ld (%s)\n", pid, comm ? comm : "?");
-		fprintf(f, "label    %s\n", label);
-		if (idx >= 0)
-			fprintf(f, "rule     %d: %s\n", idx + 1, rtext);
-		else
-			fprintf(f, "rule     none matches\n");
-		fprintf(f, "verdict  %s\n", verdict);
-		if (krank && !strcmp(krank, "-"))
-			fprintf(f, "ranking  protected: never chosen (listed last, %zu candidates)\n",
-				t.nrows);
-		else if (krank)
-			fprintf(f, "ranking  %s of %zu%s, %s points\n", krank,
-				t.nrows, !strcmp(krank, "1") ? " (dies first)" : "",
-				kpoints);
-		else
-			fprintf(f, "ranking  not a candidate (kernel thread, exiting, or not in the ranking)\n");
-		snprintf(want, sizeof(want), "%d", idx + 1);
-		if (krank && strcmp(krule, idx < 0 ? "-" : want))
-			fprintf(f, "note     the kernel's ranking says rule %s, verdict %s (the label or policy changed since?)\n",
-				krule, kverdict);
-		fprintf(f, "change   %s\n", change);
-	}
-	free(sugg);
-	free(rtext);
-	tc_table_free(&t);
-	triage_policy_free(pol);
-	free(label);
-	free(comm);
-	return TC_EXIT_OK;
-}
-
-/* ------------------------------------------------------------ log */
-
-static void tc_log_rows(struct tc_ctx *ctx, const struct tc_table *t,
-			unsigned long long after, bool header,
-			unsigned long long *last)
-{
-	static const char *const cols[] = {
-		"seq", "time", "mode", "scope", "pid", "comm", "points",
-		"verdict", "rule", "outcome", "label",
-	};
-	static const char *const head[] = {
-		"SEQ", "TIME", "MODE", "SCOPE", "PID", "COMM", "POINTS",
-		"VERDICT", "RULE", "OUTCOME", "LABEL",
-	};
-	const char ***rows = tc_xmalloc((t->nrows + 1) * sizeof(*rows));
-	char (*when)[40] = tc_xmalloc((t->nrows + 1) * sizeof(*when));
-	size_t r, n = 0;
-	unsigned int c;
-
-	for (r = 0; r < t->nrows; r++) {
-		unsigned long long seq = strtoull(tc_table_get(t, r, "seq"),
-						  NULL, 10);
-		time_t sec;
-		struct tm tm;
-
-		if (seq <= after && after)
-			continue;
-		if (seq > *last)
-			*last = seq;
-		if (ctx->json) {
-			tc_json_row(ctx->out, t, r, NULL, NULL);
-			fputc('\n', ctx->out);
-			continue;
-		}
-		sec = strtoll(tc_table_get(t, r, "time"), NULL, 10);
-		if (!gmtime_r(&sec, &tm) ||
-		    !strftime(when[n], sizeof(when[n]), "%Y-%m-%dT%H:%M:%SZ", &tm))
-			snprintf(when[n], sizeof(when[n]), "%s",
-				 tc_table_get(t, r, "time"));
-		rows[n] = tc_xmalloc(11 * sizeof(char *));
-		for (c = 0; c < 11; c++)
-			rows[n][c] = c == 1 ? when[n] : tc_table_get(t, r, cols[c]);
-		n++;
-	}
-	if (!ctx->json && (n || header))
-		tc_table_print(ctx->out, header ? head : NULL, 11,
-			       (const char *const *const *)rows, n);
-	for (r = 0; r < n; r++)
-		free(rows[r]);
-	free(rows);
-	free(when);
-	fflush(ctx->out);
-}
-
-static int tc_read_decisions(struct tc_ctx *ctx, struct tc_table *t)
-{
-	char *text = tc_read_at(ctx, "decisions", NULL);
-
-	if (!text) {
-		tc_sfs_error(ctx, "decisions");
-		return -1;
-	}
-	if (tc_table_parse(text, t)) {
-		fprintf(ctx->err, "triagectl: %s/decisions: no '#' header line\n",
-			ctx->root);
-		tc_table_free(t);
-		return -1;
-	}
-	return 0;
-}
-
-int tc_cmd_log(struct tc_ctx *ctx, int argc, char **argv)
-{
-	bool follow = false, help;
-	const struct tc_opt opts[] = {
-		{ "--follow", false, NULL, &follow },
-		{ NULL, false, NULL, NULL },
-	};
-	unsigned long long last = 0;
-	struct tc_table t;
-	unsigned int polls = 0;
-	char *pos[1];
-	int n;
-
-	n = tc_parse_opts(ctx, "log", argc, argv, opts, pos, 0, &help);
-	if (n < 0)
-		return tc_usage(ctx, "log", true);
-	if (help)
-		return tc_usage(ctx, "log", false);
-	if (tc_read_decisions(ctx, &t))
-		return TC_EXIT_ERROR;
-	if (ctx->json && !follow) {
-		size_t r;
-
-		fputc('[', ctx->out);
-		for (r = 0; r < t.nrows; r++) {
-			fputs(r ? ",\n" : "", ctx->out);
-			tc_json_row(ctx->out, &t, r, NULL, NULL);
-		}
-		fputs("]\n", ctx->out);
-		tc_table_free(&t);
-		return TC_EXIT_OK;
-	}
-	if (!ctx->json && !follow && !t.nrows)
-		fputs("(no decisions yet)\n", ctx->out);
-	/* with --follow, JSON is one object per line (JSON Lines) */
-	tc_log_rows(ctx, &t, 0, t.nrows > 0, &last);
-	tc_table_free(&t);
-	while (follow && (!ctx->follow_polls || polls++ < ctx->follow_polls)) {
-		struct timespec ts = {
-			ctx->follow_ms / 1000,
-			(long)(ctx->follow_ms % 1000) * 1000000L,
-		};
-
-		nanosleep(&ts, NULL);
-		if (tc_read_decisions(ctx, &t))
-			return TC_EXIT_ERROR;
-		/* new sequence numbers only; after a reboot seq restarts */
-		tc_log_rows(ctx, &t, last, false, &last);
-		tc_table_free(&t);
-	}
 	return TC_EXIT_OK;
 }

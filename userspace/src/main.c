@@ -11,6 +11,7 @@ int main(int argc, char **argv)
 		.err = stderr,
 		.root = TC_DEFAULT_ROOT,
 		.proc = "/proc",
+		.sys = "/sys",
 		.write_policy = write,
 		.follow_ms = 1000,
 	};

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,7 +204,8 @@ static struct tc_expectation *tc_scenario_parse(struct tc_ctx *ctx,
 				 w[0]);
 		}
 		if (why[0]) {
-			fprintf(ctx->err, "%s:%u: error: %s\n", file, lineno, why);
+			fprintf(ctx->err, "%s:%u: error: %s\n", tc_esc(file),
+				lineno, tc_esc(why));
 			errors++;
 			triage_policy_free(e.sel[0]);
 			triage_policy_free(e.sel[1]);
@@ -248,8 +250,8 @@ static void tc_detail(char **buf, size_t *len, const struct tc_row *r,
 {
 	char line[768];
 
-	snprintf(line, sizeof(line), "pid %s (%s, %s) %s\n", r->pid, r->comm,
-		 r->label, what);
+	snprintf(line, sizeof(line), "pid %s (%s, %s) %s\n", tc_esc(r->pid),
+		 tc_esc(r->comm), tc_esc(r->label), what);
 	tc_note(buf, len, line);
 }
 
@@ -284,10 +286,10 @@ static bool tc_eval(const struct tc_expectation *e, const struct tc_row *rows,
 			ok = false;
 			if (prot)
 				snprintf(what, sizeof(what), "is protected (verdict %s)",
-					 rows[i].verdict);
+					 tc_esc(rows[i].verdict));
 			else
 				snprintf(what, sizeof(what), "can be chosen: rank %s, verdict %s",
-					 rows[i].rank, rows[i].verdict);
+					 tc_esc(rows[i].rank), tc_esc(rows[i].verdict));
 			tc_detail(detail, &dl, &rows[i], what);
 		}
 		break;
@@ -311,7 +313,7 @@ static bool tc_eval(const struct tc_expectation *e, const struct tc_row *rows,
 				continue;
 			ok = false;
 			snprintf(what, sizeof(what), "has verdict %s",
-				 rows[i].verdict);
+				 tc_esc(rows[i].verdict));
 			tc_detail(detail, &dl, &rows[i], what);
 		}
 		break;
@@ -328,8 +330,9 @@ static bool tc_eval(const struct tc_expectation *e, const struct tc_row *rows,
 				ok = false;
 				snprintf(what, sizeof(what),
 					 "rank %s does not die before pid %s (%s, %s) rank %s",
-					 rows[i].rank, rows[j].pid, rows[j].comm,
-					 rows[j].label, rows[j].rank);
+					 tc_esc(rows[i].rank), tc_esc(rows[j].pid),
+					 tc_esc(rows[j].comm), tc_esc(rows[j].label),
+					 tc_esc(rows[j].rank));
 				tc_detail(detail, &dl, &rows[i], what);
 			}
 		}
@@ -344,6 +347,7 @@ int tc_cmd_test(struct tc_ctx *ctx, int argc, char **argv)
 	struct tc_table t;
 	struct tc_row *rows;
 	char *pos[1], *text, *rtext;
+	const char *name;
 	size_t nex = 0, i, failed = 0;
 	unsigned int nerr = 0;
 	bool help;
@@ -356,32 +360,29 @@ int tc_cmd_test(struct tc_ctx *ctx, int argc, char **argv)
 		return tc_usage(ctx, "test", false);
 	if (n != 1)
 		return tc_usage(ctx, "test", true);
-	text = tc_read_file(pos[0], 1 << 20, NULL);
-	if (!text) {
-		fprintf(ctx->err, "triagectl: cannot read %s: %m\n", pos[0]);
-		return TC_EXIT_ERROR;
-	}
-	ex = tc_scenario_parse(ctx, pos[0], text, &nex, &nerr);
+	name = tc_input_name(pos[0]);
+	text = tc_read_input(pos[0], 1 << 20, NULL);
+	if (!text)
+		return tc_fail(ctx, TC_EXIT_ERROR, "cannot read %s: %s",
+			       tc_esc(name), strerror(errno));
+	ex = tc_scenario_parse(ctx, name, text, &nex, &nerr);
 	free(text);
 	if (nerr)
-		return TC_EXIT_ERROR;
-	if (!nex) {
-		fprintf(ctx->err, "%s: error: no expectations\n", pos[0]);
-		return TC_EXIT_ERROR;
-	}
+		return tc_fail(ctx, TC_EXIT_USAGE, "%s: %u error%s in the scenario; nothing tested",
+			       tc_esc(name), nerr, nerr == 1 ? "" : "s");
+	if (!nex)
+		return tc_fail(ctx, TC_EXIT_USAGE, "%s: no expectations",
+			       tc_esc(name));
 	rtext = tc_read_at(ctx, "ranking", NULL);
 	if (!rtext) {
-		fprintf(ctx->err, "triagectl: cannot read %s/ranking: %m\n",
-			ctx->root);
 		tc_expect_free(ex, nex);
-		return TC_EXIT_ERROR;
+		return tc_sfs_fail(ctx, "ranking", errno, false);
 	}
 	if (tc_table_parse(rtext, &t)) {
-		fprintf(ctx->err, "triagectl: %s/ranking: no '#' header line\n",
-			ctx->root);
 		tc_table_free(&t);
 		tc_expect_free(ex, nex);
-		return TC_EXIT_ERROR;
+		return tc_fail(ctx, TC_EXIT_ERROR, "%s/ranking: no '#' header line",
+			       tc_esc(ctx->root));
 	}
 	rows = tc_xmalloc((t.nrows + 1) * sizeof(*rows));
 	for (i = 0; i < t.nrows; i++) {
@@ -393,7 +394,8 @@ int tc_cmd_test(struct tc_ctx *ctx, int argc, char **argv)
 		rows[i].verdict = tc_table_get(&t, i, "verdict");
 		rows[i].rank = tc_table_get(&t, i, "rank");
 		rows[i].order = strtoul(rows[i].rank, &end, 10);
-		if (*end || !*rows[i].rank)
+		if (*end || !*rows[i].rank ||
+		    !strcmp(tc_table_get(&t, i, "tier"), "protected"))
 			rows[i].order = ULONG_MAX;
 	}
 
@@ -416,8 +418,8 @@ int tc_cmd_test(struct tc_ctx *ctx, int argc, char **argv)
 			fputc('}', ctx->out);
 		} else {
 			fprintf(ctx->out, "%sok %zu - %s:%u: %s\n",
-				ok ? "" : "not ", i + 1, pos[0], ex[i].line,
-				ex[i].text);
+				ok ? "" : "not ", i + 1, tc_esc(name),
+				ex[i].line, tc_esc(ex[i].text));
 			for (p = detail; p && *p; p = nl) {
 				nl = strchr(p, '\n');
 				fprintf(ctx->out, "# %.*s\n",

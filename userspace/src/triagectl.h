@@ -18,9 +18,16 @@
 
 #include "policy.h"
 
-#define TC_EXIT_OK	0
-#define TC_EXIT_ERROR	1
-#define TC_EXIT_USAGE	2
+/* exit codes: triagectl(8), EXIT STATUS */
+#define TC_EXIT_OK		0	/* success */
+#define TC_EXIT_ERROR		1	/* policy errors, failed expectations, other errors */
+#define TC_EXIT_USAGE		2	/* command line or scenario syntax */
+#define TC_EXIT_UNAVAILABLE	3	/* no triage: securityfs or the LSM missing */
+#define TC_EXIT_PERM		4	/* no permission (CAP_MAC_ADMIN) */
+#define TC_EXIT_REFUSED		5	/* the kernel refused a write */
+#define TC_EXIT_NOPOLICY	6	/* status: triage enabled, no policy loaded */
+
+#define TC_VERSION	"0.2"
 
 #define TC_DEFAULT_ROOT	"/sys/kernel/security/triage"
 #define TC_SELINUX_POLICY "/sys/fs/selinux/policy"
@@ -29,8 +36,13 @@ struct tc_ctx {
 	FILE *out;		/* data */
 	FILE *err;		/* diagnostics */
 	const char *root;	/* securityfs triage directory */
-	const char *proc;	/* /proc */
+	const char *secfs;	/* securityfs (lsm); NULL: the parent of root */
+	const char *proc;	/* /proc (also /proc/sys/vm/oom_policy) */
+	const char *sys;	/* /sys (AppArmor's module parameters) */
 	bool json;
+	int verbosity;		/* -q: -1, default 0, -v: 1 */
+	/* every open() of an interface file; tests replace it to fake EPERM */
+	int (*open_file)(const char *path, int flags);
 	/* the one write() of a policy; tests replace it to fake refusals */
 	ssize_t (*write_policy)(int fd, const void *buf, size_t len);
 	/* log --follow: poll interval and (tests) number of polls, 0 = forever */
@@ -42,8 +54,49 @@ struct tc_ctx {
 int tc_main(struct tc_ctx *ctx, int argc, char **argv);
 
 /* ------------------------------------------------------------ util.c */
+char *tc_read_fd(int fd, size_t max, size_t *len);
 char *tc_read_file(const char *path, size_t max, size_t *len);
 char *tc_read_at(const struct tc_ctx *ctx, const char *name, size_t *len);
+/* a policy or scenario file; "-" is standard input */
+char *tc_read_input(const char *path, size_t max, size_t *len);
+const char *tc_input_name(const char *path);
+
+/*
+ * An error: "triagectl: MSG" on stderr and, with --json, the object
+ * {"error":{"exit":CODE,"kind":KIND,"message":MSG}} on stdout.  Returns
+ * code.
+ */
+int tc_fail(struct tc_ctx *ctx, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const char *tc_exit_kind(int code);
+/*
+ * Reading or writing interface file @name failed with @e: say why
+ * (securityfs not mounted, triage not in the kernel, no permission) and
+ * return the exit code.
+ */
+int tc_sfs_fail(struct tc_ctx *ctx, const char *name, int e, bool writing);
+/* the securityfs directory that holds "lsm" */
+char *tc_secfs(const struct tc_ctx *ctx);
+/* the active LSMs, "capability,selinux,triage" (NULL if unknown) */
+char *tc_lsm_list(const struct tc_ctx *ctx);
+/* the major LSM (selinux, smack, apparmor) in @lsms, or NULL */
+const char *tc_major_lsm(const char *lsms);
+
+/*
+ * Interface files escape comm and label: each byte <= 0x20, >= 0x7f and
+ * the backslash as a backslash and three octal digits.  tc_unescape()
+ * decodes in place (a "\000" stays as it is); tc_esc() gives the text
+ * safe for a terminal: controls, bytes >= 0x7f and the backslash escaped
+ * the same way, the blank kept.  The returned buffer is one of a few
+ * static ones: valid until a few more calls.
+ */
+void tc_unescape(char *s);
+const char *tc_esc(const char *s);
+char *tc_esc_dup(const char *s);
+/* the same, keeping the backslash: for policy text (suggested rules) */
+const char *tc_esc_ctl(const char *s);
+/* the nearest of @words to @w (NULL-terminated), if near enough */
+const char *tc_nearest(const char *w, const char *const *words);
 char *tc_path(const char *dir, const char *name);
 void tc_json_str(FILE *f, const char *s);
 unsigned int tc_edit_distance(const char *a, const char *b);
@@ -106,20 +159,47 @@ struct tc_diag {
 };
 
 struct tc_check {
-	struct triage_policy *policy;	/* NULL on a syntax error */
+	/*
+	 * The policy without the statements that had syntax errors (so that
+	 * names are still checked), NULL when nothing parses.
+	 */
+	struct triage_policy *policy;
 	bool syntax_error;
 	struct tc_diag *diags;
 	size_t ndiags;
 	unsigned int errors, warnings;
 };
 
-void tc_check_text(const char *text, size_t len, const struct tc_sepol *s,
-		   struct tc_check *res);
-void tc_check_print(FILE *f, const char *file, const struct tc_check *res);
+struct tc_check_opts {
+	const struct tc_sepol *sepol;	/* names checked against it, or NULL */
+	const char *major_lsm;		/* "apparmor", "smack", ... or NULL */
+	bool names_are_warnings;	/* load --boot: unknown names are inert */
+};
+
+void tc_check_text(const char *text, size_t len,
+		   const struct tc_check_opts *o, struct tc_check *res);
+void tc_check_print(FILE *f, const char *file, const struct tc_check *res,
+		    bool quiet);
 void tc_check_json(FILE *f, const char *file, const char *selinux,
-		   const struct tc_check *res);
+		   const struct tc_check *res, bool newline);
+/* a diagnostic without a position (notes about the check itself) */
+void tc_check_add(struct tc_check *res, enum tc_severity sev,
+		  const char *msg);
 void tc_check_free(struct tc_check *res);
 bool tc_rule_covers(const struct triage_rule *a, const struct triage_rule *b);
+
+/* ------------------------------------------------------------ cmds.c */
+/* the value of "key value" in @stats, or NULL */
+const char *tc_stat(const char *stats, const char *key, char *buf, size_t n);
+/* the active policy; NULL and *err = 0 when none is loaded */
+struct triage_policy *tc_active_policy(struct tc_ctx *ctx, int *err);
+/* a number as a JSON number, "-" as null, anything else as a string */
+void tc_json_value(FILE *f, const char *s);
+/* vm.oom_policy, or NULL with errno */
+char *tc_oom_chain(const struct tc_ctx *ctx);
+bool tc_chain_has_triage(const char *chain);
+/* seconds since the epoch as 2025-12-03T08:00:00Z */
+void tc_time_text(long long sec, char *buf, size_t n);
 
 /* ------------------------------------------------------------ commands */
 int tc_cmd_check(struct tc_ctx *ctx, int argc, char **argv);
@@ -130,6 +210,7 @@ int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv);
 int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv);
 int tc_cmd_log(struct tc_ctx *ctx, int argc, char **argv);
 int tc_cmd_test(struct tc_ctx *ctx, int argc, char **argv);
+int tc_cmd_diff(struct tc_ctx *ctx, int argc, char **argv);
 
 /* option parsing shared by the commands (options.c in triagectl.c) */
 struct tc_opt {

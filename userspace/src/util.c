@@ -4,8 +4,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "triagectl.h"
@@ -39,18 +41,15 @@ void tc_chomp(char *s)
 /*
  * Read a whole file (also from proc and securityfs, whose size is 0) into
  * a NUL-terminated buffer.  At most max bytes are kept; one more is read
- * so that the caller can tell "exactly max" from "larger".
+ * so that the caller can tell "exactly max" from "larger".  Closes fd.
  */
-char *tc_read_file(const char *path, size_t max, size_t *len)
+char *tc_read_fd(int fd, size_t max, size_t *len)
 {
 	size_t cap = 4096, n = 0;
 	char *buf;
 	ssize_t r;
-	int fd, saved;
+	int saved;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
 	buf = tc_xmalloc(cap);
 	for (;;) {
 		if (n + 1 >= cap) {
@@ -91,6 +90,28 @@ char *tc_read_file(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
+char *tc_read_file(const char *path, size_t max, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? NULL : tc_read_fd(fd, max, len);
+}
+
+char *tc_read_input(const char *path, size_t max, size_t *len)
+{
+	if (!strcmp(path, "-")) {
+		int fd = dup(0);
+
+		return fd < 0 ? NULL : tc_read_fd(fd, max, len);
+	}
+	return tc_read_file(path, max, len);
+}
+
+const char *tc_input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
+
 char *tc_path(const char *dir, const char *name)
 {
 	size_t a = strlen(dir), b = strlen(name);
@@ -104,13 +125,263 @@ char *tc_path(const char *dir, const char *name)
 
 char *tc_read_at(const struct tc_ctx *ctx, const char *name, size_t *len)
 {
-	char *path = tc_path(ctx->root, name);
-	char *text = tc_read_file(path, 16 << 20, len);
-	int saved = errno;
+	char *path = tc_path(ctx->root, name), *text = NULL;
+	int fd, saved;
 
+	fd = ctx->open_file ? ctx->open_file(path, O_RDONLY | O_CLOEXEC) :
+			      open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		text = tc_read_fd(fd, 16 << 20, len);
+	saved = errno;
 	free(path);
 	errno = saved;
 	return text;
+}
+
+/* ------------------------------------------------------------- errors */
+
+static const char *const tc_kinds[] = {
+	[TC_EXIT_OK] = "ok",
+	[TC_EXIT_ERROR] = "error",
+	[TC_EXIT_USAGE] = "usage",
+	[TC_EXIT_UNAVAILABLE] = "unavailable",
+	[TC_EXIT_PERM] = "permission",
+	[TC_EXIT_REFUSED] = "refused",
+	[TC_EXIT_NOPOLICY] = "no-policy",
+};
+
+const char *tc_exit_kind(int code)
+{
+	return code >= 0 && code <= TC_EXIT_NOPOLICY ? tc_kinds[code] : "error";
+}
+
+int tc_fail(struct tc_ctx *ctx, int code, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(ctx->err, "triagectl: %s\n", msg);
+	if (ctx->json) {
+		fprintf(ctx->out, "{\"error\":{\"exit\":%d,\"kind\":", code);
+		tc_json_str(ctx->out, tc_exit_kind(code));
+		fputs(",\"message\":", ctx->out);
+		tc_json_str(ctx->out, msg);
+		fputs("}}\n", ctx->out);
+	}
+	return code;
+}
+
+char *tc_secfs(const struct tc_ctx *ctx)
+{
+	const char *slash;
+
+	if (ctx->secfs)
+		return tc_strdup(ctx->secfs);
+	slash = strrchr(ctx->root, '/');
+	if (!slash)
+		return tc_strdup(".");
+	if (slash == ctx->root)
+		return tc_strdup("/");
+	return strndup(ctx->root, slash - ctx->root);
+}
+
+char *tc_lsm_list(const struct tc_ctx *ctx)
+{
+	char *dir = tc_secfs(ctx), *path = tc_path(dir, "lsm");
+	char *text = tc_read_file(path, 4096, NULL);
+
+	free(dir);
+	free(path);
+	if (text)
+		tc_chomp(text);
+	return text;
+}
+
+static bool tc_in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (p && *p) {
+		if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0' ||
+					    p[n] == ' ' || p[n] == '\n'))
+			return true;
+		p = strpbrk(p, ", ");
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+const char *tc_major_lsm(const char *lsms)
+{
+	static const char *const majors[] = { "selinux", "smack", "apparmor" };
+	const char *best = NULL, *p;
+	size_t i, at = (size_t)-1;
+
+	for (i = 0; lsms && i < 3; i++) {
+		if (!tc_in_list(lsms, majors[i]))
+			continue;
+		p = strstr(lsms, majors[i]);
+		if (p && (size_t)(p - lsms) < at) {
+			at = p - lsms;
+			best = majors[i];
+		}
+	}
+	return best;
+}
+
+static const char *tc_what(const char *name)
+{
+	if (!strcmp(name, "ranking"))
+		return "the ranking";
+	if (!strcmp(name, "decisions"))
+		return "the decisions";
+	if (!strcmp(name, "policy"))
+		return "the policy";
+	if (!strcmp(name, "stats"))
+		return "the statistics";
+	return name;
+}
+
+int tc_sfs_fail(struct tc_ctx *ctx, const char *name, int e, bool writing)
+{
+	const char *what = tc_what(name);
+	struct stat st;
+
+	if (e == EPERM)
+		return tc_fail(ctx, TC_EXIT_PERM, "%s %s needs CAP_MAC_ADMIN (run as root)",
+			       writing ? "writing" : "reading", what);
+	if (e == EACCES)
+		return tc_fail(ctx, TC_EXIT_PERM, "%s %s: permission denied (run as root; an LSM such as SELinux may deny it too: see the audit log)",
+			       writing ? "writing" : "reading", what);
+	if (e == ENOENT || e == ENOTDIR) {
+		char *lsms, *dir;
+		int rc;
+
+		if (!stat(ctx->root, &st))
+			return tc_fail(ctx, TC_EXIT_UNAVAILABLE,
+				       "%s/%s does not exist: this kernel's triage has no '%s' (an older kernel?)",
+				       ctx->root, name, name);
+		lsms = tc_lsm_list(ctx);
+		dir = tc_secfs(ctx);
+		if (lsms && !tc_in_list(lsms, "triage"))
+			rc = tc_fail(ctx, TC_EXIT_UNAVAILABLE,
+				     "the triage LSM is not active in this kernel (active LSMs: %s); it must be built in (CONFIG_SECURITY_TRIAGE=y) and named in lsm= on the kernel command line",
+				     lsms);
+		else if (lsms)
+			rc = tc_fail(ctx, TC_EXIT_UNAVAILABLE,
+				     "%s does not exist although the active LSMs (%s) name triage",
+				     ctx->root, lsms);
+		else if (stat(dir, &st))
+			rc = tc_fail(ctx, TC_EXIT_UNAVAILABLE,
+				     "%s does not exist (no triage, or --root is wrong)",
+				     ctx->root);
+		else
+			rc = tc_fail(ctx, TC_EXIT_UNAVAILABLE,
+				     "securityfs is not mounted on %s (mount -t securityfs securityfs %s), or this kernel has no LSM support",
+				     dir, dir);
+		free(lsms);
+		free(dir);
+		return rc;
+	}
+	return tc_fail(ctx, TC_EXIT_ERROR, "cannot %s %s/%s: %s",
+		       writing ? "write" : "read", ctx->root, name, strerror(e));
+}
+
+/* ------------------------------------------------------------ escapes */
+
+static int tc_odigit(char c)
+{
+	return c >= '0' && c <= '7' ? c - '0' : -1;
+}
+
+void tc_unescape(char *s)
+{
+	char *o = s;
+
+	while (*s) {
+		if (s[0] == '\\' && tc_odigit(s[1]) >= 0 && tc_odigit(s[1]) <= 3 &&
+		    tc_odigit(s[2]) >= 0 && tc_odigit(s[3]) >= 0) {
+			int v = tc_odigit(s[1]) * 64 + tc_odigit(s[2]) * 8 +
+				tc_odigit(s[3]);
+
+			if (v) {
+				*o++ = (char)v;
+				s += 4;
+				continue;
+			}
+		}
+		*o++ = *s++;
+	}
+	*o = '\0';
+}
+
+static char *tc_esc_do(const char *s, bool backslash)
+{
+	char *buf = tc_xmalloc(strlen(s ? s : "") * 4 + 1), *o = buf;
+
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c < 0x20 || c >= 0x7f || (c == '\\' && backslash))
+			o += sprintf(o, "\\%03o", c);
+		else
+			*o++ = c;
+	}
+	*o = '\0';
+	return buf;
+}
+
+char *tc_esc_dup(const char *s)
+{
+	return tc_esc_do(s, true);
+}
+
+static const char *tc_esc_ring(const char *s, bool backslash)
+{
+	static char *ring[8];
+	static unsigned int next;
+	unsigned int i = next++ % 8;
+
+	free(ring[i]);
+	ring[i] = tc_esc_do(s, backslash);
+	return ring[i];
+}
+
+const char *tc_esc(const char *s)
+{
+	return tc_esc_ring(s, true);
+}
+
+const char *tc_esc_ctl(const char *s)
+{
+	return tc_esc_ring(s, false);
+}
+
+const char *tc_nearest(const char *w, const char *const *words)
+{
+	const char *best = NULL;
+	unsigned int bd = ~0u, limit;
+	size_t wl = strlen(w);
+
+	limit = wl / 3 > 1 ? wl / 3 : 1;
+	for (; *words; words++) {
+		size_t l = strlen(*words);
+		unsigned int d = tc_edit_distance(w, *words);
+
+		/* a prefix of three or more: "least" -> "least-protected" */
+		if (wl >= 3 && l > wl && !strncmp(w, *words, wl))
+			d = 1;
+		if (d < bd) {
+			bd = d;
+			best = *words;
+		}
+	}
+	return best && bd <= limit && strcmp(best, w) ? best : NULL;
 }
 
 void tc_json_str(FILE *f, const char *s)
@@ -179,6 +450,9 @@ static char **tc_split_tabs(char *line, unsigned int *n)
 			*p = '\0';
 			v[i++] = p + 1;
 		}
+	/* after the split: an escaped tab or newline stays in its cell */
+	for (i = 0; i < cnt; i++)
+		tc_unescape(v[i]);
 	*n = cnt;
 	return v;
 }
@@ -262,7 +536,10 @@ static void tc_cell(FILE *f, const char *s, size_t w, bool last)
 		fprintf(f, "%-*s  ", (int)w, s);
 }
 
-/* Print columns padded to their widest cell; the last column unpadded. */
+/*
+ * Print columns padded to their widest cell; the last column unpadded.
+ * Every cell is escaped (tc_esc): a name cannot start a row of its own.
+ */
 void tc_table_print(FILE *f, const char *const *head, unsigned int ncols,
 		    const char *const *const *rows, size_t nrows)
 {
@@ -273,14 +550,14 @@ void tc_table_print(FILE *f, const char *const *head, unsigned int ncols,
 	for (c = 0; c < ncols; c++) {
 		w[c] = head ? strlen(head[c]) : 0;
 		for (r = 0; r < nrows; r++)
-			if (strlen(rows[r][c]) > w[c])
-				w[c] = strlen(rows[r][c]);
+			if (strlen(tc_esc(rows[r][c])) > w[c])
+				w[c] = strlen(tc_esc(rows[r][c]));
 	}
 	for (c = 0; head && c < ncols; c++)
 		tc_cell(f, head[c], w[c], c + 1 == ncols);
 	for (r = 0; r < nrows; r++)
 		for (c = 0; c < ncols; c++)
-			tc_cell(f, rows[r][c], w[c], c + 1 == ncols);
+			tc_cell(f, tc_esc(rows[r][c]), w[c], c + 1 == ncols);
 	free(w);
 }
 

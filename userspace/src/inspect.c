@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * triagectl: the commands that read what the kernel would do and did:
+ * rank, explain, log.  Tables are parsed by their header names, so new
+ * or reordered columns do not break them; names and labels arrive
+ * escaped (\ooo) and are shown escaped again by tc_table_print().
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "triagectl.h"
+
+/* Read and parse an interface table; prints the error, returns its code. */
+static int tc_read_table(struct tc_ctx *ctx, const char *name,
+			 struct tc_table *t)
+{
+	char *text = tc_read_at(ctx, name, NULL);
+
+	memset(t, 0, sizeof(*t));
+	if (!text)
+		return tc_sfs_fail(ctx, name, errno, false);
+	if (tc_table_parse(text, t)) {
+		tc_table_free(t);
+		return tc_fail(ctx, TC_EXIT_ERROR, "%s/%s: no '#' header line",
+			       tc_esc(ctx->root), name);
+	}
+	return TC_EXIT_OK;
+}
+
+static char *tc_why(const struct triage_policy *pol, const char *rule)
+{
+	char *end;
+	unsigned long r;
+
+	if (!strcmp(rule, "-"))
+		return tc_strdup("no rule matches");
+	if (!strcmp(rule, "miss"))
+		return tc_strdup("verdict not resolved in time (label miss)");
+	r = strtoul(rule, &end, 10);
+	if (*end || !pol || r < 1 || r > pol->nr_rules)
+		return tc_strdup("");
+	return tc_rule_text(pol, r - 1);
+}
+
+/* "1764748800.123456789" or "1764748800": a JSON number, else a string */
+static void tc_json_time(FILE *f, const char *s)
+{
+	size_t d = strspn(s, "0123456789");
+
+	if (d && (!s[d] || (s[d] == '.' && s[d + 1] &&
+			    !s[d + 1 + strspn(s + d + 1, "0123456789")])))
+		fputs(s, f);
+	else
+		tc_json_str(f, s);
+}
+
+static void tc_json_row(FILE *f, const struct tc_table *t, size_t r,
+			const char *extra_key, const char *extra)
+{
+	unsigned int c;
+
+	fputc('{', f);
+	for (c = 0; c < t->ncols; c++) {
+		const char *h = t->head[c];
+
+		fputs(c ? "," : "", f);
+		tc_json_str(f, h);
+		fputc(':', f);
+		if (!strcmp(h, "label") || !strcmp(h, "comm") ||
+		    !strcmp(h, "tier") || !strcmp(h, "verdict") ||
+		    !strcmp(h, "mode") || !strcmp(h, "scope") ||
+		    !strcmp(h, "outcome"))
+			tc_json_str(f, t->rows[r][c]);
+		else if (!strcmp(h, "time"))
+			tc_json_time(f, t->rows[r][c]);
+		else
+			tc_json_value(f, t->rows[r][c]);
+	}
+	if (extra_key) {
+		fputc(',', f);
+		tc_json_str(f, extra_key);
+		fputc(':', f);
+		tc_json_str(f, extra);
+	}
+	fputc('}', f);
+}
+
+/* ------------------------------------------------------------ rank */
+
+int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv)
+{
+	/* shown when the kernel has them, in this order */
+	static const char *const cols[] = {
+		"rank", "pid", "tier", "srank", "points", "verdict", "rule",
+		"comm", "label",
+	};
+	static const char *const heads[] = {
+		"RANK", "PID", "TIER", "SRANK", "POINTS", "VERDICT", "RULE",
+		"COMM", "LABEL",
+	};
+	const char *head[10], *use[10];
+	struct triage_policy *pol;
+	const char ***rows;
+	struct tc_table t;
+	char *pos[1], **why;
+	unsigned int c, nc = 0;
+	bool help;
+	size_t r;
+	int n, e, rc;
+
+	n = tc_parse_opts(ctx, "rank", argc, argv, NULL, pos, 0, &help);
+	if (n < 0)
+		return tc_usage(ctx, "rank", true);
+	if (help)
+		return tc_usage(ctx, "rank", false);
+	rc = tc_read_table(ctx, "ranking", &t);
+	if (rc)
+		return rc;
+	pol = tc_active_policy(ctx, &e);
+	why = tc_xmalloc((t.nrows + 1) * sizeof(*why));
+	for (r = 0; r < t.nrows; r++)
+		why[r] = tc_why(pol, tc_table_get(&t, r, "rule"));
+	if (ctx->json) {
+		fputc('[', ctx->out);
+		for (r = 0; r < t.nrows; r++) {
+			fputs(r ? ",\n" : "", ctx->out);
+			tc_json_row(ctx->out, &t, r, "why", why[r]);
+		}
+		fputs("]\n", ctx->out);
+	} else {
+		for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+			if (tc_table_col(&t, cols[c]) >= 0) {
+				use[nc] = cols[c];
+				head[nc++] = heads[c];
+			}
+		head[nc] = "WHY";
+		rows = tc_xmalloc((t.nrows + 1) * sizeof(*rows));
+		for (r = 0; r < t.nrows; r++) {
+			rows[r] = tc_xmalloc((nc + 1) * sizeof(char *));
+			for (c = 0; c < nc; c++)
+				rows[r][c] = tc_table_get(&t, r, use[c]);
+			rows[r][nc] = why[r];
+		}
+		tc_table_print(ctx->out, head, nc + 1,
+			       (const char *const *const *)rows, t.nrows);
+		for (r = 0; r < t.nrows; r++)
+			free(rows[r]);
+		free(rows);
+		if (!t.nrows)
+			fputs("(no candidates)\n", ctx->out);
+	}
+	for (r = 0; r < t.nrows; r++)
+		free(why[r]);
+	free(why);
+	triage_policy_free(pol);
+	tc_table_free(&t);
+	return TC_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ explain */
+
+static char *tc_proc_read(struct tc_ctx *ctx, const char *pid, const char *f)
+{
+	char *dir = tc_path(ctx->proc, pid), *path = tc_path(dir, f);
+	char *text = tc_read_file(path, 4096, NULL);
+	int e = errno;
+
+	free(dir);
+	free(path);
+	if (text) {
+		/* attr/current may end in NUL and/or newline */
+		text[strcspn(text, "\n")] = '\0';
+	}
+	errno = e;
+	return text;
+}
+
+/*
+ * AppArmor shows a task's mode in attr/current ("firefox (complain)");
+ * the label the kernel gives triage has it only when AppArmor's
+ * display_secid_mode is on.  Strip it the same way.
+ */
+static void tc_strip_apparmor_mode(struct tc_ctx *ctx, char *label)
+{
+	static const char *const modes[] = {
+		" (enforce)", " (complain)", " (kill)", " (unconfined)",
+		" (user)", " (prompt)", NULL,
+	};
+	char *path = tc_path(ctx->sys, "module/apparmor/parameters/display_secid_mode");
+	char *on = tc_read_file(path, 16, NULL);
+	size_t l = strlen(label), i;
+
+	free(path);
+	if (on && (on[0] == 'Y' || on[0] == 'y' || on[0] == '1')) {
+		free(on);
+		return;
+	}
+	free(on);
+	for (i = 0; modes[i]; i++) {
+		size_t ml = strlen(modes[i]);
+
+		if (l > ml && !strcmp(label + l - ml, modes[i])) {
+			label[l - ml] = '\0';
+			return;
+		}
+	}
+}
+
+/* The label as the kernel's triage sees it, from /proc; NULL: none. */
+static char *tc_task_label(struct tc_ctx *ctx, const char *pid,
+			   const char *major, int *err)
+{
+	char *label = NULL;
+
+	*err = 0;
+	/* with LSMs stacked, attr/current is the first one's */
+	if (major && (!strcmp(major, "apparmor") || !strcmp(major, "smack"))) {
+		char f[32];
+
+		snprintf(f, sizeof(f), "attr/%s/current", major);
+		label = tc_proc_read(ctx, pid, f);
+	}
+	if (!label)
+		label = tc_proc_read(ctx, pid, "attr/current");
+	if (!label) {
+		*err = errno;
+		return NULL;
+	}
+	if (major && !strcmp(major, "apparmor"))
+		tc_strip_apparmor_mode(ctx, label);
+	return label;
+}
+
+/* The matcher that names this label best, for a suggested rule. */
+static char *tc_suggest_matcher(const char *label)
+{
+	const char *a = strchr(label, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+	size_t n = 4 * strlen(label) + 16;
+	char *s = tc_xmalloc(n);
+	char *o;
+	const char *p;
+
+	if (b) {
+		const char *t = b + 1, *e = strchr(t, ':');
+
+		snprintf(s, n, "type=%.*s", (int)(e ? e - t : (long)strlen(t)), t);
+		return s;
+	}
+	/* quote, escaping \ " and glob characters */
+	o = s;
+	o += sprintf(o, "label=\"");
+	for (p = label; *p; p++) {
+		if (*p == '*' || *p == '?')
+			*o++ = '\\', *o++ = '\\';
+		else if (*p == '"' || *p == '\\')
+			*o++ = '\\', *o++ = '\\', *o++ = '\\';
+		*o++ = *p;
+	}
+	*o++ = '"';
+	*o = '\0';
+	return s;
+}
+
+int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
+{
+	struct triage_policy *pol;
+	char *pos[1], *label, *comm, *rtext = NULL, *end, *sugg, *lsms, *dir;
+	const char *verdict = "none", *krank = NULL, *kpoints = NULL;
+	const char *kverdict = NULL, *krule = NULL, *ktier = NULL;
+	const char *major;
+	struct tc_table t = { 0 };
+	char change[700], want[16], *ranking;
+	bool help, have_rank = false;
+	int n, e, idx = -1, rc;
+	struct stat st;
+	size_t r;
+	long pid;
+
+	n = tc_parse_opts(ctx, "explain", argc, argv, NULL, pos, 1, &help);
+	if (n < 0)
+		return tc_usage(ctx, "explain", true);
+	if (help)
+		return tc_usage(ctx, "explain", false);
+	if (n != 1)
+		return tc_usage(ctx, "explain", true);
+	errno = 0;
+	pid = strtol(pos[0], &end, 10);
+	if (*end || end == pos[0] || pid <= 0 || errno || pid > 0x7fffffff) {
+		fprintf(ctx->err, "triagectl explain: '%s' is not a process ID (a positive number)\n",
+			tc_esc(pos[0]));
+		return tc_usage(ctx, "explain", true);
+	}
+	snprintf(want, sizeof(want), "%ld", pid);
+	dir = tc_path(ctx->proc, want);
+	if (stat(dir, &st)) {
+		e = errno;
+		free(dir);
+		if (e == ENOENT)
+			return tc_fail(ctx, TC_EXIT_ERROR, "no such process: %ld",
+				       pid);
+		return tc_fail(ctx, TC_EXIT_ERROR, "cannot look up process %ld: %s",
+			       pid, strerror(e));
+	}
+	free(dir);
+
+	/* the policy first: without triage nothing else means anything */
+	pol = tc_active_policy(ctx, &e);
+	if (!pol && e && e != EINVAL)
+		return tc_sfs_fail(ctx, "policy", e, false);
+	lsms = tc_lsm_list(ctx);
+	major = tc_major_lsm(lsms);
+	label = tc_task_label(ctx, want, major, &e);
+	comm = tc_proc_read(ctx, want, "comm");
+	if (!label && e == ENOENT && stat(ctx->proc, &st) == 0) {
+		/* gone between the checks */
+		rc = tc_fail(ctx, TC_EXIT_ERROR, "no such process: %ld", pid);
+		goto out;
+	}
+
+	/* the kernel's own view, when this task is a candidate */
+	ranking = tc_read_at(ctx, "ranking", NULL);
+	e = errno;
+	if (ranking && !tc_table_parse(ranking, &t)) {
+		have_rank = true;
+		for (r = 0; r < t.nrows; r++)
+			if (!strcmp(tc_table_get(&t, r, "pid"), want))
+				break;
+		if (r < t.nrows) {
+			krank = tc_table_get(&t, r, "rank");
+			kpoints = tc_table_get(&t, r, "points");
+			kverdict = tc_table_get(&t, r, "verdict");
+			krule = tc_table_get(&t, r, "rule");
+			if (tc_table_col(&t, "tier") >= 0)
+				ktier = tc_table_get(&t, r, "tier");
+			/* the label the kernel matched is the one that counts */
+			if (tc_table_col(&t, "label") >= 0) {
+				free(label);
+				label = tc_strdup(tc_table_get(&t, r, "label"));
+			}
+		}
+	} else if (!ranking && ctx->verbosity >= 0) {
+		fprintf(ctx->err, "triagectl: note: the kernel's ranking is not shown: %s\n",
+			e == EPERM ? "reading the ranking needs CAP_MAC_ADMIN (run as root)" :
+			strerror(e));
+	}
+	if (!label) {
+		if (ctx->verbosity >= 0)
+			fprintf(ctx->err, "triagectl: note: no label for %ld (%s): no major LSM labels it; only label=* rules match it\n",
+				pid, strerror(e));
+		label = tc_strdup("");
+	}
+
+	if (pol)
+		idx = triage_policy_match(pol, label);
+	if (idx >= 0) {
+		rtext = tc_rule_text(pol, idx);
+		verdict = triage_verdict_name(pol->rules[idx].verdict);
+	}
+	sugg = tc_suggest_matcher(label);
+	if (!pol)
+		snprintf(change, sizeof(change),
+			 "no policy is loaded, so the kernel's usual badness decides; load one with `protect %s` to protect it, or `sacrifice %s` to make it die first",
+			 sugg, sugg);
+	else if (idx < 0)
+		snprintf(change, sizeof(change),
+			 "no rule matches, so the kernel's usual badness decides; add `protect %s` to protect it, or `sacrifice %s` to make it die first",
+			 sugg, sugg);
+	else if (pol->rules[idx].verdict == TRIAGE_VERDICT_PROTECT)
+		snprintf(change, sizeof(change),
+			 "rule %d protects it; to make it killable, remove that rule or put a rule such as `adjust +0 %s` before it",
+			 idx + 1, sugg);
+	else if (pol->rules[idx].verdict == TRIAGE_VERDICT_SACRIFICE)
+		snprintf(change, sizeof(change),
+			 "rule %d sacrifices it; to protect it, put `protect %s` before that rule",
+			 idx + 1, sugg);
+	else
+		snprintf(change, sizeof(change),
+			 "rule %d adjusts its badness by %+d; change the value, or put `protect %s` or `sacrifice %s` before that rule",
+			 idx + 1, pol->rules[idx].adjust, sugg, sugg);
+
+	if (ctx->json) {
+		FILE *f = ctx->out;
+
+		fprintf(f, "{\"pid\":%ld,\"comm\":", pid);
+		tc_json_str(f, comm ? comm : "");
+		fputs(",\"label\":", f);
+		tc_json_str(f, label);
+		fprintf(f, ",\"policy_loaded\":%s", pol ? "true" : "false");
+		if (idx >= 0) {
+			fprintf(f, ",\"rule\":%d,\"rule_text\":", idx + 1);
+			tc_json_str(f, rtext);
+		} else {
+			fputs(",\"rule\":null,\"rule_text\":null", f);
+		}
+		fputs(",\"verdict\":", f);
+		tc_json_str(f, verdict);
+		fputs(",\"candidate\":", f);
+		fputs(krank ? "true" : have_rank ? "false" : "null", f);
+		if (krank) {
+			fputs(",\"rank\":", f);
+			tc_json_value(f, krank);
+			if (ktier) {
+				fputs(",\"tier\":", f);
+				tc_json_str(f, ktier);
+			}
+			fputs(",\"points\":", f);
+			tc_json_value(f, kpoints);
+			fputs(",\"kernel_verdict\":", f);
+			tc_json_str(f, kverdict);
+			fputs(",\"kernel_rule\":", f);
+			tc_json_value(f, krule);
+		}
+		fputs(",\"change\":", f);
+		tc_json_str(f, change);
+		fputs("}\n", f);
+	} else {
+		FILE *f = ctx->out;
+
+		fprintf(f, "pid      %ld (%s)\n", pid, comm ? tc_esc(comm) : "?");
+		fprintf(f, "label    %s\n", *label ? tc_esc(label) : "(none)");
+		if (!pol)
+			fprintf(f, "rule     no policy loaded\n");
+		else if (idx >= 0)
+			fprintf(f, "rule     %d: %s\n", idx + 1, rtext);
+		else
+			fprintf(f, "rule     none matches\n");
+		fprintf(f, "verdict  %s\n", verdict);
+		if (krank && (!strcmp(krank, "-") ||
+			      (ktier && !strcmp(ktier, "protected"))))
+			fprintf(f, "ranking  protected: never chosen (listed last, %zu candidates)\n",
+				t.nrows);
+		else if (krank)
+			fprintf(f, "ranking  %s of %zu%s%s%s, %s points\n", krank,
+				t.nrows, !strcmp(krank, "1") ? " (dies first)" : "",
+				ktier ? ", tier " : "", ktier ? ktier : "",
+				kpoints);
+		else if (have_rank)
+			fprintf(f, "ranking  not a candidate (kernel thread, exiting, or not in the ranking)\n");
+		else
+			fprintf(f, "ranking  unknown (the kernel's ranking could not be read)\n");
+		snprintf(want, sizeof(want), "%d", idx + 1);
+		if (krank && strcmp(krule, idx < 0 ? "-" : want))
+			fprintf(f, "note     the kernel's ranking says rule %s, verdict %s (the label or policy changed since?)\n",
+				tc_esc(krule), tc_esc(kverdict));
+		fprintf(f, "change   %s\n", tc_esc_ctl(change));
+	}
+	free(sugg);
+	rc = TC_EXIT_OK;
+out:
+	free(rtext);
+	tc_table_free(&t);
+	triage_policy_free(pol);
+	free(label);
+	free(comm);
+	free(lsms);
+	return rc;
+}
+
+/* ------------------------------------------------------------ log */
+
+struct tc_follow {
+	unsigned long long last;	/* highest seq shown (0: none yet) */
+	unsigned long long lost;	/* total reported lost */
+	bool known;			/* after the first read: seq 1 is the first since boot */
+};
+
+static void tc_log_rows(struct tc_ctx *ctx, const struct tc_table *t,
+			bool header, struct tc_follow *fw)
+{
+	static const char *const cols[] = {
+		"seq", "time", "mode", "scope", "pid", "comm", "points",
+		"verdict", "rule", "outcome", "label",
+	};
+	static const char *const head[] = {
+		"SEQ", "TIME", "MODE", "SCOPE", "PID", "COMM", "POINTS",
+		"VERDICT", "RULE", "OUTCOME", "LABEL",
+	};
+	const char ***rows = tc_xmalloc((t->nrows + 1) * sizeof(*rows));
+	char (*when)[40] = tc_xmalloc((t->nrows + 1) * sizeof(*when));
+	unsigned long long after = fw->last;
+	size_t r, n = 0;
+	unsigned int c;
+
+	for (r = 0; r < t->nrows; r++) {
+		unsigned long long seq = strtoull(tc_table_get(t, r, "seq"),
+						  NULL, 10);
+
+		if (fw->known && seq <= after)
+			continue;
+		/* a gap: decisions overwritten in the kernel's ring unread */
+		if (fw->known && seq > fw->last + 1) {
+			unsigned long long lost = seq - fw->last - 1;
+
+			fw->lost += lost;
+			fprintf(ctx->err, "triagectl: %llu decision%s lost (seq %llu..%llu): more came between two reads than the kernel keeps; the audit log has them (ausearch -m 1423)\n",
+				lost, lost == 1 ? "" : "s", fw->last + 1, seq - 1);
+			if (ctx->json)
+				fprintf(ctx->out, "{\"lost\":%llu,\"first_seq\":%llu,\"last_seq\":%llu}\n",
+					lost, fw->last + 1, seq - 1);
+		}
+		if (seq > fw->last)
+			fw->last = seq;
+		if (ctx->json) {
+			tc_json_row(ctx->out, t, r, NULL, NULL);
+			fputc('\n', ctx->out);
+			continue;
+		}
+		tc_time_text(strtoll(tc_table_get(t, r, "time"), NULL, 10),
+			     when[n], sizeof(when[n]));
+		rows[n] = tc_xmalloc(11 * sizeof(char *));
+		for (c = 0; c < 11; c++)
+			rows[n][c] = c == 1 ? when[n] : tc_table_get(t, r, cols[c]);
+		n++;
+	}
+	if (!ctx->json && (n || header))
+		tc_table_print(ctx->out, header ? head : NULL, 11,
+			       (const char *const *const *)rows, n);
+	for (r = 0; r < n; r++)
+		free(rows[r]);
+	free(rows);
+	free(when);
+	fflush(ctx->out);
+	fflush(ctx->err);
+}
+
+int tc_cmd_log(struct tc_ctx *ctx, int argc, char **argv)
+{
+	bool follow = false, help;
+	const struct tc_opt opts[] = {
+		{ "--follow", false, NULL, &follow },
+		{ NULL, false, NULL, NULL },
+	};
+	struct tc_follow fw = { 0, 0, false };
+	struct tc_table t;
+	unsigned int polls = 0;
+	char *pos[1];
+	int n, rc;
+
+	n = tc_parse_opts(ctx, "log", argc, argv, opts, pos, 0, &help);
+	if (n < 0)
+		return tc_usage(ctx, "log", true);
+	if (help)
+		return tc_usage(ctx, "log", false);
+	rc = tc_read_table(ctx, "decisions", &t);
+	if (rc)
+		return rc;
+	if (ctx->json && !follow) {
+		size_t r;
+
+		fputc('[', ctx->out);
+		for (r = 0; r < t.nrows; r++) {
+			fputs(r ? ",\n" : "", ctx->out);
+			tc_json_row(ctx->out, &t, r, NULL, NULL);
+		}
+		fputs("]\n", ctx->out);
+		tc_table_free(&t);
+		return TC_EXIT_OK;
+	}
+	if (!ctx->json && !follow && !t.nrows)
+		fputs("(no decisions yet)\n", ctx->out);
+	/* with --follow, JSON is one object per line (JSON Lines) */
+	tc_log_rows(ctx, &t, t.nrows > 0, &fw);
+	tc_table_free(&t);
+	fw.known = true;
+	while (follow && (!ctx->follow_polls || polls++ < ctx->follow_polls)) {
+		struct timespec ts = {
+			ctx->follow_ms / 1000,
+			(long)(ctx->follow_ms % 1000) * 1000000L,
+		};
+
+		nanosleep(&ts, NULL);
+		rc = tc_read_table(ctx, "decisions", &t);
+		if (rc)
+			return rc;
+		/* only new sequence numbers; a gap is reported */
+		tc_log_rows(ctx, &t, false, &fw);
+		tc_table_free(&t);
+	}
+	return TC_EXIT_OK;
+}
