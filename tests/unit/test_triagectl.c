@@ -1150,6 +1150,279 @@ static void test_scenario(void **state)
 	}
 }
 
+
+/* Every syntax error, with the kernel's positions, and names after them. */
+static void test_check_all_errors(void **state)
+{
+	struct fake *f = *state;
+	struct run r = check(f,
+		"protec type=web_t\n"
+		"sacrifice typ=batch_t\n"
+		"protect type=web_tt\n"
+		"mode enforcing\n"
+		"adjust +5 \\\n"
+		"   type=web_t rnk=3\n"
+		"fallback least\n"
+		"type=init_t\n"
+		"protect type=init_t\n");
+
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "in.policy:1:1: error: unknown keyword 'protec' (did you mean 'protect'?)\n");
+	assert_contains(r.err, "in.policy:2:11: error: unknown matcher 'typ' (did you mean 'type'?)\n");
+	assert_contains(r.err, "in.policy:3:14: error: unknown SELinux type 'web_tt' (did you mean 'web_t'?)\n");
+	assert_contains(r.err, "in.policy:4:6: error: invalid mode 'enforcing' (enforce or permissive) (did you mean 'enforce'?)\n");
+	assert_contains(r.err, "in.policy:6:15: error: unknown matcher 'rnk' (did you mean 'rank'?)\n");
+	assert_contains(r.err, "in.policy:7:10: error: invalid fallback 'least' (classic, panic or least-protected) (did you mean 'least-protected'?)\n");
+	assert_contains(r.err, "in.policy:8:1: error: unknown keyword 'type' (a rule starts with protect, sacrifice or adjust)\n");
+	assert_contains(r.err, "in.policy: 7 errors, 0 warnings\n");
+	/* in line order */
+	assert_true(strstr(r.err, ":1:1:") < strstr(r.err, ":2:11:"));
+	assert_true(strstr(r.err, ":3:14:") < strstr(r.err, ":4:6:"));
+	run_free(&r);
+
+	/* a duplicate setting is the kernel's error too */
+	expect_diag(f, "mode enforce\nmode permissive\nprotect type=web_tt\n", 1,
+		    "2:1: error: duplicate setting 'mode' (first on line 1)");
+	expect_diag(f, "mode enforce\nmode permissive\nprotect type=web_tt\n", 1,
+		    "3:14: error: unknown SELinux type 'web_tt' (did you mean 'web_t'?)");
+}
+
+static void test_check_warnings(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	/* fallback panic with a catch-all protect */
+	expect_diag(f, "fallback panic\nprotect label=*\n", 0,
+		    "2:1: warning: 'fallback panic' with a rule that protects every task: every candidate is protected, so the first OOM panics the machine");
+	expect_diag(f, "fallback panic\nsacrifice type=batch_t\nprotect label=\"*\"\n", 0,
+		    "3:1: warning: 'fallback panic' with a rule that protects every task no earlier rule decides: "
+		    "an OOM among only such tasks panics the machine");
+	/* an empty policy */
+	r = check(f, "mode enforce\n");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.err, "in.policy: warning: the policy has no rules: it protects and sacrifices nothing");
+	run_free(&r);
+	/* a label glob that covers every context of a type */
+	put(f->dir, "in.policy", "protect label=*sshd_t*\nsacrifice type=sshd_t\n"
+	    "protect label=*:sshd_t:*\nadjust +1 user=u type=sshd_t\n"
+	    "protect label=*_u:*\nadjust +2 type=x_t\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.err, "in.policy:2:1: warning: rule never decides: the rule on line 1 ('protect label=*sshd_t*') matches every label it matches\n");
+	assert_contains(r.err, "in.policy:4:1: warning: rule never decides: the rule on line 1");
+	assert_not_contains(r.err, "in.policy:6:");
+	run_free(&r);
+
+	/* type= rules when the major LSM is AppArmor or Smack */
+	put(f->dir, "lsm", "capability,apparmor,triage");
+	put(f->dir, "in.policy", "protect type=sshd_t\nprotect label=/usr/sbin/sshd\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.err, "in.policy:1:14: warning: rule never matches: the major LSM is AppArmor, whose labels are not SELinux contexts (type= never matches them; use label=)\n");
+	assert_not_contains(r.err, "in.policy:2:");
+	run_free(&r);
+	/* -q: errors only */
+	r = run(f, "-q", "check", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	assert_string_equal(r.out, "");
+	run_free(&r);
+	put(f->dir, "lsm", "capability,smack,triage");
+	r = run(f, "check", f->file, "--no-selinux", "--json");
+	assert_contains(r.out, "the major LSM is Smack");
+	run_free(&r);
+	/* checking against an explicit SELinux policy: no LSM warning */
+	r = check(f, "protect type=web_t\n");
+	assert_not_contains(r.err, "major LSM");
+	run_free(&r);
+}
+
+/* check - reads standard input */
+static void test_check_stdin(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+	int saved = dup(0), fd;
+
+	put(f->dir, "in.policy", "protect type=web_t\nprotec type=x\n");
+	fd = open(f->file, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(dup2(fd, 0), 0);
+	close(fd);
+	r = run(f, "check", "-", "--selinux-policy", TRIAGE_TEST_SELINUX);
+	assert_int_equal(dup2(saved, 0), 0);
+	close(saved);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "<stdin>:2:1: error: unknown keyword 'protec' (did you mean 'protect'?)\n");
+	run_free(&r);
+}
+
+static void test_version_and_verbosity(void **state)
+{
+	struct fake *f = *state;
+	struct run r = run(f, "--version");
+
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "triagectl " TC_VERSION "\n");
+	run_free(&r);
+	put(f->dir, "in.policy", "protect type=web_t\n");
+	r = run(f, "-v", "check", f->file, "--selinux-policy", TRIAGE_TEST_SELINUX);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.err, "checking SELinux names against " TRIAGE_TEST_SELINUX);
+	run_free(&r);
+	r = run(f, "check", f->file, "-q", "--selinux-policy", TRIAGE_TEST_SELINUX);
+	assert_string_equal(r.out, "");
+	run_free(&r);
+	r = run(f, "--json", "frobnicate");
+	assert_int_equal(r.rc, TC_EXIT_USAGE);
+	assert_contains(r.out, "{\"error\":{\"exit\":2,\"kind\":\"usage\",");
+	run_free(&r);
+	r = run(f, "lod");
+	assert_contains(r.err, "unknown command 'lod' (did you mean 'load'?)");
+	run_free(&r);
+}
+
+/* Why triage is unavailable, exit 3. */
+static void test_unavailable(void **state)
+{
+	struct fake *f = *state;
+	char root[128];
+	struct run r;
+	struct tc_ctx ctx = { 0 };
+	char *obuf = NULL, *ebuf = NULL;
+	size_t olen = 0, elen = 0;
+	char *argv[] = { "triagectl", "rank", NULL };
+
+	snprintf(root, sizeof(root), "%s/triage-missing", f->dir);
+	ctx.out = open_memstream(&obuf, &olen);
+	ctx.err = open_memstream(&ebuf, &elen);
+	ctx.root = root;
+	ctx.secfs = f->dir;
+	ctx.proc = f->proc;
+	ctx.sys = f->sys;
+	ctx.write_policy = write;
+	put(f->dir, "lsm", "capability,selinux");
+	r.rc = tc_main(&ctx, 2, argv);
+	fflush(ctx.err);
+	assert_int_equal(r.rc, TC_EXIT_UNAVAILABLE);
+	assert_contains(ebuf, "the triage LSM is not active in this kernel (active LSMs: capability,selinux); "
+			"it must be built in (CONFIG_SECURITY_TRIAGE=y) and named in lsm= on the kernel command line\n");
+	/* no lsm file: securityfs not mounted */
+	unlink(strcat(strcpy(root, f->dir), "/lsm"));
+	snprintf(root, sizeof(root), "%s/triage-missing", f->dir);
+	r.rc = tc_main(&ctx, 2, argv);
+	fflush(ctx.err);
+	assert_int_equal(r.rc, TC_EXIT_UNAVAILABLE);
+	assert_contains(ebuf, "securityfs is not mounted on ");
+	/* the directory there, one file missing (an older kernel) */
+	ctx.root = f->dir;
+	unlink(strcat(strcpy(root, f->dir), "/ranking"));
+	r.rc = tc_main(&ctx, 2, argv);
+	fflush(ctx.err);
+	assert_int_equal(r.rc, TC_EXIT_UNAVAILABLE);
+	assert_contains(ebuf, "/ranking does not exist: this kernel's triage has no 'ranking'");
+	fclose(ctx.out);
+	fclose(ctx.err);
+	free(obuf);
+	free(ebuf);
+}
+
+static void test_load_boot(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+	char *now;
+
+	/* an SELinux type the loaded policy lacks: inert, still loaded */
+	put(f->dir, "in.policy", "protect type=sshd_t\nsacrifice type=batch_t\n");
+	r = run(f, "load", "--boot", f->file, "--selinux-policy", TRIAGE_TEST_SELINUX);
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.err, "in.policy:1:14: warning: unknown SELinux type 'sshd_t' (loaded inert: the rule matches nothing)\n");
+	assert_contains(r.out, "loaded ");
+	now = get(f->dir, "policy");
+	assert_string_equal(now, "protect type=sshd_t\nsacrifice type=batch_t\n");
+	free(now);
+	run_free(&r);
+
+	/* what the kernel refuses still stops it */
+	put(f->dir, "in.policy", "protect type=sshd_t\nprotec type=batch_t\n");
+	r = run(f, "load", "--boot", f->file, "--selinux-policy", TRIAGE_TEST_SELINUX);
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "in.policy: not loaded: 1 error\n");
+	run_free(&r);
+}
+
+static void test_load_dry_run_and_diff(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+	char *now;
+
+	put(f->dir, "in.policy", "protect type=web_t\nprotect type=protected_t\n");
+	r = run(f, "load", "--dry-run", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "would load (dry run, nothing loaded) ");
+	assert_contains(r.out, "in.policy: 2 rules, against the policy in force:\n"
+			"  ~ fallback classic (was: fallback panic)\n"
+			"  - sacrifice type=batch_t rank=900 group\n"
+			"  - adjust -300 type=web_t\n"
+			"  + protect type=web_t\n"
+			"running tasks whose verdict changes:\n"
+			"  pid 211 (tr-hog, system_u:system_r:batch_t:s0): sacrifice rank=900 group -> none\n"
+			"  pid 205 (tr-hog, system_u:system_r:web_t:s0): adjust -300 -> protect\n");
+	assert_not_contains(r.out, "pid 198");
+	now = get(f->dir, "policy");
+	assert_string_equal(now, active_policy);
+	free(now);
+	run_free(&r);
+
+	r = run(f, "diff", f->file, "--no-selinux", "--json");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "{\"loaded\":false,\"dry_run\":true,");
+	assert_contains(r.out, "\"verdict_changes\":[{\"pid\":211,\"comm\":\"tr-hog\",\"label\":\"system_u:system_r:batch_t:s0\","
+			"\"from\":\"sacrifice rank=900 group\",\"to\":\"none\"},");
+	run_free(&r);
+
+	/* the ranking unreadable: the rules still compared */
+	deny_name = "ranking";
+	deny_errno = EPERM;
+	r = run(f, "diff", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "  + protect type=web_t\n");
+	assert_contains(r.err, "running tasks not compared: reading the ranking needs CAP_MAC_ADMIN (run as root)");
+	run_free(&r);
+	r = run(f, "diff", f->file, "--force");
+	assert_int_equal(r.rc, TC_EXIT_USAGE);
+	run_free(&r);
+}
+
+static void test_log_follow_gap(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	/* between two reads, 18 and 19 fell out of the kernel's ring */
+	swap_name = "decisions";
+	swap_at = 2;
+	swap_text = "# seq\ttime\tmode\tscope\tpid\tpoints\tverdict\trule\toutcome\tlabel\tcomm\n"
+		"20\t1764748900.000000000\tenforce\tglobal\t-\t10\tnone\t-\tkilled\tu:r:t:s0\tx\n"
+		"21\t1764748901.000000000\tenforce\tglobal\t7\t10\tnone\t-\tkilled\tu:r:t:s0\ty\n";
+	r = run(f, "log", "--follow");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.err, "triagectl: 2 decisions lost (seq 18..19): more came between two reads than the kernel keeps; "
+			"the audit log has them (ausearch -m 1423)\n");
+	assert_contains(r.out, "\n20  2025-12-03T08:01:40Z  enforce  global  -  x  10");
+	run_free(&r);
+
+	swap_opens = 0;
+	put(f->dir, "decisions", decisions_text);
+	r = run(f, "log", "--follow", "--json");
+	assert_contains(r.out, "{\"lost\":2,\"first_seq\":18,\"last_seq\":19}\n");
+	assert_contains(r.out, "{\"seq\":20,\"time\":1764748900.000000000,\"mode\":\"enforce\",\"scope\":\"global\",\"pid\":null,");
+	run_free(&r);
+}
+
 /* ------------------------------------------------------------ examples */
 
 /* Every example policy passes check against Debian's reference policy. */
@@ -1203,6 +1476,14 @@ int main(void)
 		cmocka_unit_test(test_escapes),
 		cmocka_unit_test_setup_teardown(test_log, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scenario, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_all_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_warnings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_stdin, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_version_and_verbosity, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unavailable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_boot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_dry_run_and_diff, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_log_follow_gap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_examples, setup, teardown),
 	};
 
