@@ -17,7 +17,8 @@ SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench-triage.sh,
 DEBUG_SCENARIOS ?= $(filter chain-% triage-% storm stacking-no-major edge-exiting edge-fallback-panic,$(SCENARIOS))
 export SCENARIOS DEBUG_SCENARIOS
 
-.PHONY: all deps kernel debug-kernel initramfs userspace patches demo check bench fuzz clean distclean
+.PHONY: all deps kernel debug-kernel initramfs userspace patches demo check bench fuzz clean distclean \
+	deb kernel-deb
 
 all: kernel initramfs userspace
 
@@ -62,9 +63,23 @@ FUZZ_TIME ?= 3600
 fuzz: deps
 	@$(MAKE) -s -C tests/unit OUT=$(BUILD)/unit FUZZ_TIME=$(FUZZ_TIME) fuzz-smoke
 
+# Debian packages (not part of make check): triagectl and triage-selinux
+# from debian/, lintian-checked, into build/deb/
+deb: deps
+	@scripts/build-debs
+
+# the kernel as a linux-image .deb with Debian's own config (linux-config-6.12)
+# plus triage, into build/deb/; LOCALMODCONFIG=lsmod-output trims it to a
+# system's modules (kernel/configs/vm.lsmod: a small QEMU VM).  Hours for
+# Debian's full config on 2 cores: see docs/deploying.md
+kernel-deb: deps
+	@scripts/kernel-tree
+	@LOCALMODCONFIG=$(LOCALMODCONFIG) scripts/kernel-deb
+
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/initramfs $(BUILD)/initramfs.cpio $(BUILD)/guest \
-		$(BUILD)/selinux $(BUILD)/logs $(BUILD)/userspace $(BUILD)/unit $(BUILD)/patches
+		$(BUILD)/selinux $(BUILD)/logs $(BUILD)/userspace $(BUILD)/unit $(BUILD)/patches \
+		$(BUILD)/deb-src
 
 distclean:
 	rm -rf $(BUILD)
