@@ -37,7 +37,9 @@ debug-kernel: deps
 initramfs: deps userspace
 	@scripts/initramfs
 
-userspace: deps
+# only the packages the CLI needs (userspace/debian-packages), not the kernel's
+userspace:
+	@scripts/install-deps userspace/debian-packages
 	@if [ -f userspace/Makefile ]; then $(MAKE) -s -C userspace OUT=$(BUILD)/userspace; fi
 
 patches: deps
