@@ -17,6 +17,19 @@ check "load prints the kernel's policy hash" grep -q "$hash" /tmp/load.out
 if triagectl load /tmp/bad.policy >/tmp/load2.out 2>&1; then tap_fail "a bad load is refused"; else tap_ok "a bad load is refused"; fi
 check_eq "and the old policy stays in force" "$hash" "$(sed -n 's/^policy_hash //p' $TRIAGE/stats)"
 check "status shows the mode and hash" sh -c "triagectl status | grep -q enforce && triagectl status | grep -q $hash"
+triagectl status >/dev/null 2>&1
+check_eq "status exits 0 with a policy loaded" 0 "$?"
+check "status shows the OOM chain with triage in it" sh -c 'triagectl status | grep -q "^OOM chain  *triage classic"'
+printf 'protect type=protected_t\n' >/tmp/next.policy
+check "load --dry-run shows the change" sh -c 'triagectl load --dry-run /tmp/next.policy | grep -q "^  - sacrifice type=batch_t"'
+check_eq "and loads nothing" "$hash" "$(sed -n 's/^policy_hash //p' $TRIAGE/stats)"
+check "check - reads the policy from stdin" sh -c 'triagectl check - </tmp/site.policy'
+# no permission: its own exit code and a message that says what is needed
+tr-asuser 1000 triagectl load --no-selinux /tmp/next.policy >/tmp/perm.out 2>&1
+check_eq "an unprivileged load exits 4 (no permission)" 4 "$?"
+diag "$(cat /tmp/perm.out)"
+check "and says why" grep -qE "needs CAP_MAC_ADMIN|permission denied" /tmp/perm.out
+check_eq "and the policy stays" "$hash" "$(sed -n 's/^policy_hash //p' $TRIAGE/stats)"
 
 cg=$(memcg ctl 64M)
 hog db protected_t "$cg" 30
