@@ -1423,6 +1423,46 @@ static void test_log_follow_gap(void **state)
 	run_free(&r);
 }
 
+/*
+ * Every malformed policy of the parser's corpus: check reports at least
+ * the kernel's own first error and exits 1, whatever the rest holds
+ * (the statement-by-statement recovery runs under ASan here).
+ */
+static void test_check_corpus(void **state)
+{
+	struct fake *f = *state;
+	glob_t g;
+	size_t i;
+
+	assert_int_equal(glob(TRIAGE_EXAMPLES_DIR "/../../tests/corpus/policy/bad/*.policy",
+			      0, NULL, &g), 0);
+	assert_true(g.gl_pathc > 10);
+	for (i = 0; i < g.gl_pathc; i++) {
+		struct run r = run(f, "check", g.gl_pathv[i], "--no-selinux");
+		char exp[512], want[700], *c, *sp;
+
+		if (r.rc != 1 || !strstr(r.err, ": error: "))
+			fail_msg("%s: rc %d\n%s", g.gl_pathv[i], r.rc, r.err);
+		/* "LINE:COL: REASON" -> "FILE:LINE:COL: error: REASON" */
+		snprintf(exp, sizeof(exp), "%s", g.gl_pathv[i]);
+		strcpy(strrchr(exp, '.'), ".expect");
+		c = tc_read_file(exp, 400, NULL);
+		if (c) {
+			tc_chomp(c);
+			sp = strstr(c, ": ");
+			if (sp && sp != c && c[0] >= '1' && c[0] <= '9') {
+				*sp = '\0';
+				snprintf(want, sizeof(want), "%s:%s: error: %s",
+					 g.gl_pathv[i], c, sp + 2);
+				assert_contains(r.err, want);
+			}
+			free(c);
+		}
+		run_free(&r);
+	}
+	globfree(&g);
+}
+
 /* ------------------------------------------------------------ examples */
 
 /* Every example policy passes check against Debian's reference policy. */
@@ -1484,6 +1524,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_load_boot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_dry_run_and_diff, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_log_follow_gap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_corpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_examples, setup, teardown),
 	};
 

@@ -27,7 +27,10 @@
 #define TC_EXIT_REFUSED		5	/* the kernel refused a write */
 #define TC_EXIT_NOPOLICY	6	/* status: triage enabled, no policy loaded */
 
-#define TC_VERSION	"0.2"
+/* the version of the triage sources (debian/changelog); -DTC_VERSION= overrides */
+#ifndef TC_VERSION
+#define TC_VERSION	"0.1.0"
+#endif
 
 #define TC_DEFAULT_ROOT	"/sys/kernel/security/triage"
 #define TC_SELINUX_POLICY "/sys/fs/selinux/policy"
