@@ -18,7 +18,7 @@ DEBUG_SCENARIOS ?= $(filter chain-% triage-% storm stacking-no-major edge-exitin
 export SCENARIOS DEBUG_SCENARIOS
 
 .PHONY: all deps kernel debug-kernel initramfs userspace patches demo check bench fuzz clean distclean \
-	deb kernel-deb
+	deb kernel-deb system-image
 
 all: kernel initramfs userspace
 
@@ -77,6 +77,12 @@ deb: deps
 kernel-deb: deps
 	@scripts/kernel-tree
 	@LOCALMODCONFIG=$(LOCALMODCONFIG) scripts/kernel-deb
+
+# a Debian 12 root filesystem (mmdebstrap) with systemd, sshd, auditd, nginx,
+# SELinux and AppArmor policies, and our .debs installed by dpkg (the triage
+# kernel's too when make kernel-deb has made it): build/system/rootfs.ext4
+system-image: deb
+	@scripts/system-image
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/initramfs $(BUILD)/initramfs.cpio $(BUILD)/guest \
