@@ -1,7 +1,7 @@
 # The admin's loop with triagectl against the real kernel: check, load,
 # status, rank, explain, log, test; a refused load leaves the old policy.
 # mem: 256M
-# plan: 13
+# plan: 21
 echo "triage classic" >/proc/sys/vm/oom_policy
 printf 'protect type=protected_t\nsacrifice type=batch_t\n' >/tmp/site.policy
 printf 'protect type=protected_tt\n' >/tmp/bad.policy
