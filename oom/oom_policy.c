@@ -12,11 +12,13 @@
  *
  * Everything here runs under oom_lock, which every OOM holds: the chain and
  * the list of policies are changed under oom_lock too, so a change of order
- * is atomic with respect to a running OOM and no RCU is needed.
+ * is atomic with respect to a running OOM, and a policy being unregistered
+ * (a module being removed) is not running when unregister_oom_policy()
+ * returns.  Readers of vm.oom_policy take only oom_chain_lock, which
+ * writers also hold: a reader never delays an OOM.
  *
- * The chain also applies the oom_select LSM hook to every candidate the
- * classic selection looks at (oom_evaluate_task()), and to
- * /proc/<pid>/oom_score.
+ * The candidates' tiers come from the oom_select LSM hook, through
+ * oom_candidate_eval() in mm/oom_kill.c.
  */
 
 #include <linux/ctype.h>
@@ -29,6 +31,7 @@
 #include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/security.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/sysctl.h>
 
@@ -46,6 +49,8 @@ static struct oom_policy *oom_chain[OOM_POLICY_CHAIN_MAX] = {
 };
 
 static unsigned int oom_chain_len = 1;
+/* Taken inside oom_lock by writers, alone by readers of the sysctl */
+static DEFINE_SPINLOCK(oom_chain_lock);
 
 static struct oom_policy *oom_policy_find(const char *name)
 {
@@ -103,12 +108,14 @@ void unregister_oom_policy(struct oom_policy *policy)
 	unsigned int i, n = 0;
 
 	mutex_lock(&oom_lock);
+	spin_lock(&oom_chain_lock);
 	for (i = 0; i < oom_chain_len; i++)
 		if (oom_chain[i] != policy)
 			oom_chain[n++] = oom_chain[i];
 	if (!n)
 		oom_chain[n++] = &oom_policy_classic;
 	oom_chain_len = n;
+	spin_unlock(&oom_chain_lock);
 	list_del_init(&policy->list);
 	mutex_unlock(&oom_lock);
 }
@@ -125,8 +132,10 @@ static enum oom_policy_result oom_policy_call(struct oom_policy *policy,
 	oc->chosen = NULL;
 	oc->chosen_points = LONG_MIN;
 	oc->reason = NULL;
+	oc->purpose = OOM_SELECT_KILL;
 	oc->nr_protected = 0;
 	oc->ignore_protection = false;
+	oc->kill_group = false;
 
 	res = policy->select(oc);
 	switch (res) {
@@ -153,19 +162,24 @@ static enum oom_policy_result oom_policy_call(struct oom_policy *policy,
 	return OOM_POLICY_PASS;
 }
 
-/*
- * The end of every chain: the classic killer.  If it found nothing because
- * the LSMs protected every candidate, run it once more ignoring protection:
- * an OOM that kills nothing would livelock or panic the machine.
+/**
+ * oom_select_least_protected - choose among protected candidates
+ * @oc: an OOM in which the LSMs protected every candidate
+ *
+ * The one fallback when every candidate is protected: the classic choice
+ * with protection ignored (the tiers of other verdicts still apply), so that
+ * an OOM that would otherwise kill nothing does not livelock the allocator
+ * or end in "System is deadlocked on memory".  A sysrq-triggered OOM is a
+ * request, not a shortage: it never kills a protected task.
+ *
+ * Return: as oom_select_classic().
  */
-static enum oom_policy_result oom_policy_last_resort(struct oom_control *oc)
+enum oom_policy_result oom_select_least_protected(struct oom_control *oc)
 {
 	enum oom_policy_result res;
 
-	res = oom_policy_call(&oom_policy_classic, oc);
-	if (res != OOM_POLICY_PASS || !oc->nr_protected)
-		return res;
-
+	if (oc->order == -1)
+		return OOM_POLICY_PASS;
 	pr_warn("oom: every candidate protected, ignoring protection\n");
 	oc->ignore_protection = true;
 	res = oom_select_classic(oc);
@@ -173,6 +187,17 @@ static enum oom_policy_result oom_policy_last_resort(struct oom_control *oc)
 	if (res == OOM_POLICY_VICTIM)
 		oc->reason = "every candidate protected";
 	return res;
+}
+
+/* The end of every chain: the classic killer, then the fallback */
+static enum oom_policy_result oom_policy_last_resort(struct oom_control *oc)
+{
+	enum oom_policy_result res;
+
+	res = oom_policy_call(&oom_policy_classic, oc);
+	if (res != OOM_POLICY_PASS || !oc->nr_protected)
+		return res;
+	return oom_select_least_protected(oc);
 }
 
 /**
@@ -227,94 +252,23 @@ void oom_policy_run(struct oom_control *oc)
 }
 
 /**
- * oom_policy_verdict - apply the LSMs' verdict to a candidate's badness
- * @p: the candidate task
- * @totalpages: the pages the OOM is about, as for oom_badness()
- * @points: @p's badness, or %NULL to check protection only
+ * oom_policy_group_member - whether a task dies with the victim
+ * @oc: the OOM being handled, after its victim was killed
+ * @p: a killable task in the OOM's scope, not the victim
  *
- * Ask the LSMs about @p through the oom_select hook.  A sacrificed task gets
- * (2 + rank) * @totalpages added, which puts it above every ordinary task
- * (whose badness is at most about 2 * @totalpages) and orders sacrificed
- * tasks by rank, then by size.  The LSMs' badness adjustment is scaled like
- * oom_score_adj.  Must not sleep.
+ * Asks the deciding policy, which asked for a group kill by setting
+ * @oc->kill_group.  An LSM-protected task is never a member.
  *
- * Return: false if an LSM protects @p, true otherwise.
+ * Return: true if @p is to be killed with the victim.
  */
-bool oom_policy_verdict(struct task_struct *p, unsigned long totalpages,
-			long *points)
+bool oom_policy_group_member(struct oom_control *oc, struct task_struct *p)
 {
-	struct oom_select_verdict verdict;
+	struct oom_candidate c;
 
-	security_oom_select(p, &verdict);
-	if (verdict.protect)
+	if (!oom_candidate_eval(p, oc, oc->totalpages, OOM_SELECT_KILL, &c) ||
+	    c.tier == OOM_TIER_PROTECTED)
 		return false;
-	if (!points)
-		return true;
-	if (verdict.sacrifice)
-		*points += (2 + (long)verdict.rank) * (long)totalpages;
-	*points += verdict.adj * (long)(totalpages / 1000);
-	return true;
-}
-
-/**
- * oom_policy_protected - whether an LSM protects a task from the OOM killer
- * @p: the task
- *
- * Return: true if an LSM's oom_select verdict protects @p.
- */
-bool oom_policy_protected(struct task_struct *p)
-{
-	return !oom_policy_verdict(p, 0, NULL);
-}
-
-/**
- * oom_policy_override_adj - whether a sacrifice outranks oom_score_adj -1000
- * @p: a task oom_badness() calls unkillable
- * @totalpages: the pages the OOM is about, as for oom_badness()
- * @points: set to @p's badness at oom_score_adj 0 when the answer is yes
- *
- * oom_score_adj is discretionary: a task with CAP_SYS_RESOURCE may set
- * its own to OOM_SCORE_ADJ_MIN.  An LSM's sacrifice verdict that says it
- * outranks that score makes @p a candidate again; the verdict itself is
- * applied afterwards like for any candidate.  Must not sleep.
- *
- * Return: true if @p is a candidate after all.
- */
-bool oom_policy_override_adj(struct task_struct *p, unsigned long totalpages,
-			     long *points)
-{
-	struct oom_select_verdict verdict;
-	long base = oom_badness_adj_min(p, totalpages);
-
-	if (base == LONG_MIN)
-		return false;
-	security_oom_select(p, &verdict);
-	if (!verdict.sacrifice || !verdict.override_score_adj)
-		return false;
-	*points = base;
-	return true;
-}
-
-/**
- * oom_policy_badness - a task's badness as the OOM policy chain sees it
- * @p: the task
- * @totalpages: total present RAM allowed for page allocation
- *
- * oom_badness() with the LSMs' oom_select verdict applied, for
- * /proc/<pid>/oom_score.  Must not sleep.
- *
- * Return: the badness, or %LONG_MIN if @p must not be killed.
- */
-long oom_policy_badness(struct task_struct *p, unsigned long totalpages)
-{
-	long points = oom_badness(p, totalpages);
-
-	if (points == LONG_MIN &&
-	    !oom_policy_override_adj(p, totalpages, &points))
-		return LONG_MIN;
-	if (!oom_policy_verdict(p, totalpages, &points))
-		return LONG_MIN;
-	return points;
+	return oc->policy->group_member(oc, p);
 }
 
 static bool oom_policy_decided(struct oom_control *oc)
@@ -372,9 +326,11 @@ static void oom_chain_show(char *buf, size_t size)
 	unsigned int i;
 
 	buf[0] = '\0';
+	spin_lock(&oom_chain_lock);
 	for (i = 0; i < oom_chain_len; i++)
 		len += scnprintf(buf + len, size - len, "%s%s", i ? " " : "",
 				 oom_chain[i]->name);
+	spin_unlock(&oom_chain_lock);
 }
 
 /* Parse a new chain from @names and install it; oom_lock held */
@@ -384,6 +340,8 @@ static int oom_chain_set(char *names)
 	struct oom_policy *policy;
 	unsigned int len = 0, i;
 	char *name;
+
+	lockdep_assert_held(&oom_lock);
 
 	while ((name = strsep(&names, " \t\n")) != NULL) {
 		if (!*name)
@@ -399,8 +357,10 @@ static int oom_chain_set(char *names)
 	if (!len)
 		return -EINVAL;
 
+	spin_lock(&oom_chain_lock);
 	memcpy(oom_chain, chain, len * sizeof(chain[0]));
 	oom_chain_len = len;
+	spin_unlock(&oom_chain_lock);
 	return 0;
 }
 
@@ -415,9 +375,7 @@ static int oom_policy_sysctl(const struct ctl_table *table, int write,
 	int ret;
 
 	if (!write) {
-		mutex_lock(&oom_lock);
 		oom_chain_show(names, sizeof(names));
-		mutex_unlock(&oom_lock);
 		return proc_dostring(&tbl, write, buffer, lenp, ppos);
 	}
 

@@ -46,12 +46,18 @@ enum oom_policy_result {
  *	policy chose it, before the victim is killed.  Called with oom_lock
  *	held, for every registered policy, active or not; same rules as
  *	@select.
+ * @group_member: optional; when @select chose a victim and set
+ *	@oc->kill_group, asked after the kill for every other killable task
+ *	in the OOM's scope that no LSM protects: return true to kill it
+ *	too, through the OOM killer's own kill path.  Same rules as @select.
  * @list: entry in the list of registered policies, owned by the chain.
  */
 struct oom_policy {
 	const char *name;
 	enum oom_policy_result (*select)(struct oom_control *oc);
 	void (*notify)(const struct oom_control *oc);
+	bool (*group_member)(const struct oom_control *oc,
+			     struct task_struct *p);
 	struct list_head list;
 };
 
@@ -59,35 +65,20 @@ struct oom_policy {
 int register_oom_policy(struct oom_policy *policy);
 void unregister_oom_policy(struct oom_policy *policy);
 
-/* Helpers for policies, in mm/oom_kill.c */
+/* Helpers for policies */
 enum oom_policy_result oom_select_classic(struct oom_control *oc);
+enum oom_policy_result oom_select_least_protected(struct oom_control *oc);
 long oom_task_points(struct oom_control *oc, struct task_struct *p);
-void oom_dump_header(struct oom_control *oc);
+bool oom_policy_panic(struct oom_control *oc, const char *why);
 
 /* For mm/oom_kill.c only */
 void oom_policy_run(struct oom_control *oc);
-bool oom_policy_verdict(struct task_struct *p, unsigned long totalpages,
-			long *points);
-bool oom_policy_protected(struct task_struct *p);
-bool oom_policy_override_adj(struct task_struct *p, unsigned long totalpages,
-			     long *points);
+bool oom_policy_group_member(struct oom_control *oc, struct task_struct *p);
 const char *oom_policy_message(struct oom_control *oc, const char *message);
 void oom_policy_report(struct oom_control *oc);
 #else
 static inline void oom_policy_run(struct oom_control *oc)
 {
-}
-
-static inline bool oom_policy_protected(struct task_struct *p)
-{
-	return false;
-}
-
-static inline bool oom_policy_override_adj(struct task_struct *p,
-					   unsigned long totalpages,
-					   long *points)
-{
-	return false;
 }
 
 static inline const char *oom_policy_message(struct oom_control *oc,

@@ -11,6 +11,7 @@
 
 #include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/pid_namespace.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -82,6 +83,8 @@ static int triage_policy_open(struct inode *inode, struct file *file)
 	size_t len;
 	char *text;
 
+	if (!capable(CAP_MAC_ADMIN))
+		return -EPERM;
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
 	text = triage_policy_snapshot(&len);
@@ -125,9 +128,12 @@ static const struct file_operations triage_policy_fops = {
 
 static int triage_load_error_open(struct inode *inode, struct file *file)
 {
-	char *text = kvmalloc(160, GFP_KERNEL);
 	size_t len = 0;
+	char *text;
 
+	if (!capable(CAP_MAC_ADMIN))
+		return -EPERM;
+	text = kvmalloc(160, GFP_KERNEL);
 	if (text) {
 		len = triage_load_error(text, 158);
 		if (len)
@@ -191,6 +197,8 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 	unsigned int i, rules;
 	char *text;
 
+	if (!capable(CAP_MAC_ADMIN))
+		return -EPERM;
 	rcu_read_lock();
 	l = rcu_dereference(triage_active);
 	rules = l ? l->policy->nr_rules : 0;
@@ -212,6 +220,7 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 	len += scnprintf(text + len, size - len,
 			 "oom_events %ld\nprotected_skipped %ld\nsacrificed %ld\n"
 			 "adjusted %ld\nlabel_misses %ld\nfallbacks %ld\ngroup_kills %ld\n"
+			 "audit_drops %ld\n"
 			 "resolved_tasks %u\nunlabelled_tasks %u\n"
 			 "selection_ns_last %llu\nselection_ns_max %llu\n",
 			 atomic_long_read(&c->oom_events),
@@ -221,6 +230,7 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 			 atomic_long_read(&c->label_misses),
 			 atomic_long_read(&c->fallbacks),
 			 atomic_long_read(&c->group_kills),
+			 atomic_long_read(&c->audit_drops),
 			 READ_ONCE(c->resolved_tasks),
 			 READ_ONCE(c->unlabelled_tasks),
 			 READ_ONCE(c->selection_ns_last),
@@ -242,8 +252,11 @@ static const struct file_operations triage_stats_fops = {
 static int triage_ranking_open(struct inode *inode, struct file *file)
 {
 	size_t len;
-	char *text = triage_ranking_text(&len);
+	char *text;
 
+	if (!capable(CAP_MAC_ADMIN))
+		return -EPERM;
+	text = triage_ranking_text(&len);
 	return triage_snapshot_open(inode, file, text, len);
 }
 
@@ -254,42 +267,79 @@ static const struct file_operations triage_ranking_fops = {
 	.llseek		= generic_file_llseek,
 };
 
+/* A victim's pid as the reader's pid namespace sees it, 0 if it does not */
+static pid_t triage_pid_for_reader(pid_t nr, struct pid_namespace *ns)
+{
+	struct pid *pid;
+	pid_t vnr;
+
+	if (ns == &init_pid_ns)
+		return nr;
+	rcu_read_lock();
+	pid = find_pid_ns(nr, &init_pid_ns);
+	vnr = pid ? pid_nr_ns(pid, ns) : 0;
+	rcu_read_unlock();
+	return vnr;
+}
+
 static int triage_decisions_open(struct inode *inode, struct file *file)
 {
+	struct pid_namespace *ns = task_active_pid_ns(current);
 	struct triage_decision *d;
 	size_t size, len;
 	unsigned int n, i;
+	char **labels;
 	char *text;
 
+	if (!capable(CAP_MAC_ADMIN))
+		return -EPERM;
 	d = kcalloc(TRIAGE_DECISIONS, sizeof(*d), GFP_KERNEL);
-	if (!d)
+	labels = kcalloc(TRIAGE_DECISIONS, sizeof(*labels), GFP_KERNEL);
+	if (!d || !labels) {
+		kfree(d);
+		kfree(labels);
 		return -ENOMEM;
+	}
 	n = triage_copy_decisions(d, TRIAGE_DECISIONS);
-	size = 128 + (size_t)n * 384;
+	size = 128;
+	for (i = 0; i < n; i++) {
+		labels[i] = triage_secid_label(d[i].secid);
+		size += 256 + 4 * TASK_COMM_LEN +
+			4 * (labels[i] ? strlen(labels[i]) : 1);
+	}
 	text = kvmalloc(size, GFP_KERNEL);
 	if (!text) {
-		kfree(d);
-		return -ENOMEM;
+		len = 0;
+		goto out;
 	}
 	len = scnprintf(text, size,
 			"# seq\ttime\tmode\tscope\tpid\tpoints\tverdict\trule\toutcome\tlabel\tcomm\n");
 	for (i = 0; i < n; i++) {
-		char *label = triage_secid_label(d[i].secid);
-		char rule[12] = "-";
+		pid_t pid = triage_pid_for_reader(d[i].pid, ns);
+		char rule[12] = "-", vpid[12] = "-";
 
 		if (d[i].rule >= 0)
 			snprintf(rule, sizeof(rule), "%d", d[i].rule + 1);
+		if (pid)
+			snprintf(vpid, sizeof(vpid), "%d", pid);
 		len += scnprintf(text + len, size - len,
-				 "%llu\t%llu.%09llu\t%s\t%s\t%d\t%ld\t%s\t%s\t%s\t%s\t%s\n",
+				 "%llu\t%llu.%09llu\t%s\t%s\t%s\t%ld\t%s\t%s\t%s\t",
 				 d[i].seq, d[i].time_ns / NSEC_PER_SEC,
 				 d[i].time_ns % NSEC_PER_SEC,
 				 triage_mode_name(d[i].mode),
-				 d[i].memcg ? "memcg" : "global", d[i].pid,
+				 d[i].memcg ? "memcg" : "global", vpid,
 				 d[i].points, triage_verdict_name(d[i].verdict),
-				 rule, triage_outcome_names[d[i].outcome],
-				 label ? label : "?", d[i].comm);
-		kfree(label);
+				 rule, triage_outcome_names[d[i].outcome]);
+		len += triage_escape(text + len, size - len,
+				     labels[i] ? labels[i] : "?");
+		len += scnprintf(text + len, size - len, "\t");
+		len += triage_escape(text + len, size - len, d[i].comm);
+		len += scnprintf(text + len, size - len, "\n");
 	}
+out:
+	for (i = 0; i < n; i++)
+		kfree(labels[i]);
+	kfree(labels);
 	kfree(d);
 	return triage_snapshot_open(inode, file, text, len);
 }
@@ -310,7 +360,7 @@ static ssize_t triage_bench_write(struct file *file, const char __user *ubuf,
 				  size_t len, loff_t *ppos)
 {
 	unsigned int rounds, tasks;
-	u64 on, off, floor;
+	u64 on, off;
 	int rc;
 
 	if (!capable(CAP_MAC_ADMIN))
@@ -318,11 +368,11 @@ static ssize_t triage_bench_write(struct file *file, const char __user *ubuf,
 	rc = kstrtouint_from_user(ubuf, len, 10, &rounds);
 	if (rc)
 		return rc;
-	tasks = triage_bench_selection(rounds, &on, &off, &floor);
+	tasks = triage_bench_selection(rounds, &on, &off);
 	mutex_lock(&triage_bench_mutex);
 	scnprintf(triage_bench_result, sizeof(triage_bench_result),
-		  "tasks %u rounds %u on_ns %llu off_ns %llu floor_ns %llu\n",
-		  tasks, clamp(rounds, 1U, 64U), on, off, floor);
+		  "tasks %u rounds %u on_ns %llu off_ns %llu\n",
+		  tasks, clamp(rounds, 1U, 64U), on, off);
 	mutex_unlock(&triage_bench_mutex);
 	return len;
 }
@@ -353,7 +403,7 @@ static int __init triage_fs_init(void)
 		umode_t mode;
 		const struct file_operations *fops;
 	} files[] = {
-		{ "policy", 0600, &triage_policy_fops },
+		{ "policy", 0644, &triage_policy_fops },
 		{ "load_error", 0444, &triage_load_error_fops },
 		{ "mode", 0644, &triage_mode_fops },
 		{ "stats", 0444, &triage_stats_fops },

@@ -3,23 +3,28 @@
  * triage: choose OOM victims by security label.
  *
  * The administrator's policy gives verdicts (protect, sacrifice, adjust) to
- * security labels.  The label of a task is turned into a verdict in process
- * context, when the task execs, when a policy is loaded and when the major
- * LSM reloads its own policy, and cached in the task's security blob and in
- * the blob of its credentials.  On the OOM path the oom_select hook hands
- * out the cached verdict: it never sleeps, allocates or formats a string.
+ * security labels.  Labels are matched against the policy in process
+ * context only: at policy load, when the major LSM changes its policy, and
+ * when a label first shows up (at fork, exec, or a replaced AppArmor
+ * profile).  The result is a table from label (secid) to rule, published
+ * with the policy under RCU.  On the OOM path the oom_select hook reads the
+ * label of the candidate's credentials and looks it up in that table: it
+ * never sleeps, allocates or formats a string, and writes nothing.
  */
 
 #define pr_fmt(fmt) "triage: " fmt
 
 #include <linux/audit.h>
 #include <linux/binfmts.h>
+#include <linux/cred.h>
+#include <linux/hash.h>
 #include <linux/lsm_hooks.h>
 #include <linux/math64.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/oom.h>
 #include <linux/oom_policy.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/stat.h>
 #include <linux/sched/task.h>
@@ -39,26 +44,17 @@
 struct triage_loaded __rcu *triage_active;
 struct triage_counters triage_counters;
 
-/* Serialises policy loads and full re-resolutions */
+/*
+ * Serialises policy loads, table rebuilds and the learning of new labels.
+ * Never taken on the OOM path, nor by an exec or fork of a known label.
+ */
 static DEFINE_MUTEX(triage_load_mutex);
 static u16 triage_generation;
 static int triage_mode = TRIAGE_MODE_ENFORCE;
 
-/*
- * Set under oom_lock while the triage OOM policy runs a selection whose
- * verdicts must (shadow: permissive mode) or must not (bypass: the classic
- * fallback) apply, and while the ranking file is built (quiet: no counting).
- */
-static bool triage_shadow;
-static bool triage_bypass;
-static bool triage_quiet;
-
-/*
- * The benchmark's floor (CONFIG_SECURITY_TRIAGE_BENCH only): verdicts are
- * handed out by pid, without reading any per-task state.
- */
-static bool triage_bench_stateless;
+/* Between the triage OOM policy's select and notify, under oom_lock */
 static enum triage_outcome triage_pending_outcome;
+static int triage_group_rule = TRIAGE_RULE_NONE;
 
 static char triage_last_error[128];
 static DEFINE_SPINLOCK(triage_error_lock);
@@ -69,107 +65,105 @@ static u64 triage_audited_seq;
 static DEFINE_SPINLOCK(triage_ring_lock);
 
 /*
- * A cached verdict, one word so that the OOM path reads it without a lock:
- * the label (secid) it was resolved for, the policy generation it was
- * resolved against, the matching rule + 1 (0: no rule) and, in a cred's
- * cache, whether it was resolved from that very cred's label.
+ * A slot of the label table: the secid in the low 32 bits, the matching
+ * rule + 1 (0: no rule matches) above it, and a bit that tells a used slot
+ * from an empty one (secid 0 is the label of every task when no LSM labels
+ * tasks).  One word, so that the OOM path reads a slot without a lock.
  */
-#define TRIAGE_CACHE_RULE_SHIFT	48
-#define TRIAGE_CACHE_RULE_MASK	0x7fffULL
-#define TRIAGE_CACHE_VERIFIED	BIT_ULL(63)
+#define TRIAGE_SLOT_USED	BIT_ULL(63)
+#define TRIAGE_SLOT_RULE_SHIFT	32
+#define TRIAGE_SLOT_RULE_MASK	0xffffULL
 
-/*
- * The task's verdict, copied at fork.  Its label may change without triage
- * being told (a dyntransition through /proc/PID/attr/current), so it is
- * used only while its secid is the task's label.
+/**
+ * struct triage_table - the rule of every label seen, for one policy
+ * @mask: number of slots - 1 (a power of two)
+ * @used: slots in use; the table is never more than half full
+ * @rcu: frees the table after readers are gone
+ * @slots: open addressing, linear probing
  */
-struct triage_task {
-	u64 cache;
+struct triage_table {
+	unsigned int mask;
+	unsigned int used;
+	struct rcu_head rcu;
+	u64 slots[];
 };
 
 /*
- * The verdict of a cred's label.  A committed cred never changes, so a
- * verdict resolved from it (TRIAGE_CACHE_VERIFIED) holds for every task
- * using it until the next policy generation: the OOM path then needs no
- * call into the major LSM.  A new cred starts zeroed, unverified.
+ * The label of @cred, 0 when no LSM labels tasks.  Every major LSM answers
+ * for a cred without allocating or taking a reference.
  */
-struct triage_cred {
-	u64 cache;
-};
-
-static struct lsm_blob_sizes triage_blob_sizes __ro_after_init = {
-	.lbs_task = sizeof(struct triage_task),
-	.lbs_cred = sizeof(struct triage_cred),
-};
-
-static struct triage_task *triage_task(const struct task_struct *p)
-{
-	return p->security + triage_blob_sizes.lbs_task;
-}
-
-static struct triage_cred *triage_cred(const struct cred *cred)
-{
-	return cred->security + triage_blob_sizes.lbs_cred;
-}
-
-static u64 triage_pack(u32 secid, u16 generation, int rule)
-{
-	return (u64)secid | (u64)generation << 32 |
-	       ((u64)(rule + 1) & TRIAGE_CACHE_RULE_MASK) << TRIAGE_CACHE_RULE_SHIFT;
-}
-
-static int triage_cache_rule(u64 cache)
-{
-	return (int)((cache >> TRIAGE_CACHE_RULE_SHIFT) & TRIAGE_CACHE_RULE_MASK) - 1;
-}
-
-static u16 triage_cache_generation(u64 cache)
-{
-	return (u16)(cache >> 32);
-}
-
-/*
- * The label of @p's objective credentials, 0 when no LSM labels tasks.
- * Every major LSM answers this; not all answer security_cred_getsecid().
- */
-static u32 triage_task_secid(struct task_struct *p)
+static u32 triage_cred_secid(const struct cred *cred)
 {
 	u32 secid = 0;
 
-	security_task_getsecid_obj(p, &secid);
+	security_cred_getsecid(cred, &secid);
 	return secid;
 }
 
-/*
- * The rule that matches @p under @l, from a cache: -1 when no rule
- * matches, -2 when neither cache holds (a miss).  Allocation-free, O(1):
- * the verdict of @p's cred when it was resolved from that cred, else the
- * task's own if it was resolved for @p's label.
- */
-static int triage_cached_rule(struct task_struct *p,
-			      const struct triage_loaded *l)
+/* The label of @p's objective credentials; under RCU */
+static u32 triage_task_secid(struct task_struct *p)
 {
-	u64 cache;
+	return triage_cred_secid(rcu_dereference(p->real_cred));
+}
 
-	rcu_read_lock();
-	cache = READ_ONCE(triage_cred(rcu_dereference(p->real_cred))->cache);
-	rcu_read_unlock();
-	if ((cache & TRIAGE_CACHE_VERIFIED) &&
-	    triage_cache_generation(cache) == l->generation)
-		return triage_cache_rule(cache);
+static u64 triage_slot(u32 secid, int rule)
+{
+	return TRIAGE_SLOT_USED | (u64)(rule + 1) << TRIAGE_SLOT_RULE_SHIFT |
+	       secid;
+}
 
-	cache = READ_ONCE(triage_task(p)->cache);
-	if ((u32)cache != triage_task_secid(p) ||
-	    triage_cache_generation(cache) != l->generation)
-		return -2;
-	return triage_cache_rule(cache);
+/* The rule of @secid in @t, TRIAGE_RULE_NONE, or TRIAGE_RULE_MISS */
+static int triage_table_lookup(const struct triage_table *t, u32 secid)
+{
+	unsigned int i = hash_32(secid, 32) & t->mask, n;
+	u64 slot;
+
+	for (n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
+		slot = READ_ONCE(t->slots[i]);
+		if (!slot)
+			break;
+		if ((u32)slot == secid)
+			return (int)((slot >> TRIAGE_SLOT_RULE_SHIFT) &
+				     TRIAGE_SLOT_RULE_MASK) - 1;
+	}
+	return TRIAGE_RULE_MISS;
+}
+
+/* Room for @n labels; process context */
+static struct triage_table *triage_table_alloc(unsigned int n)
+{
+	unsigned int size = roundup_pow_of_two(max(2 * n + 2, 64U));
+	struct triage_table *t;
+
+	t = kvzalloc(struct_size(t, slots, size), GFP_KERNEL);
+	if (t)
+		t->mask = size - 1;
+	return t;
+}
+
+/* Add @secid -> @rule to @t, which has room; readers may be looking */
+static void triage_table_insert(struct triage_table *t, u32 secid, int rule)
+{
+	unsigned int i = hash_32(secid, 32) & t->mask;
+
+	while (t->slots[i] && (u32)t->slots[i] != secid)
+		i = (i + 1) & t->mask;
+	if (!t->slots[i])
+		t->used++;
+	WRITE_ONCE(t->slots[i], triage_slot(secid, rule));
+}
+
+static bool triage_table_full(const struct triage_table *t)
+{
+	return 2 * (t->used + 1) > t->mask + 1;
 }
 
 /*
  * Turn a label into a rule index.  Process context only: asking the major
  * LSM for the text of a label allocates.
  */
-static int triage_match_secid(const struct triage_loaded *l, u32 secid)
+static int triage_match_secid(const struct triage_loaded *l, u32 secid,
+			      int *err)
 {
 	char *ctx, *label;
 	u32 len;
@@ -178,11 +172,13 @@ static int triage_match_secid(const struct triage_loaded *l, u32 secid)
 	if (!secid)
 		return triage_policy_match(l->policy, "");
 	if (security_secid_to_secctx(secid, &ctx, &len))
-		return -1;
+		return TRIAGE_RULE_NONE;	/* a label with no text */
 	label = kmemdup_nul(ctx, strnlen(ctx, len), GFP_KERNEL);
 	security_release_secctx(ctx, len);
-	if (!label)
-		return -1;
+	if (!label) {
+		*err = -ENOMEM;
+		return TRIAGE_RULE_NONE;
+	}
 	rule = triage_policy_match(l->policy, label);
 	kfree(label);
 	return rule;
@@ -208,122 +204,188 @@ char *triage_secid_label(u32 secid)
 	return label;
 }
 
-/* Store @p's verdict in its own cache and in @cred's (@p's real_cred) */
-static void triage_store(struct task_struct *p, const struct cred *cred,
-			 u64 cache)
-{
-	WRITE_ONCE(triage_task(p)->cache, cache);
-	WRITE_ONCE(triage_cred(cred)->cache, cache | TRIAGE_CACHE_VERIFIED);
-}
-
 /*
- * Resolve current's verdict after an exec, which always brings a new cred.
- * The label usually stays: the task's cache then gives the rule, and no
- * label text is matched.  Caller holds triage_load_mutex.
+ * A table of the rule of every label that a task carries now, and of every
+ * label of @prev (labels seen earlier, which tasks may take again), matched
+ * against @l.  Process context; caller holds triage_load_mutex.
  */
-static void triage_resolve_current(const struct triage_loaded *l)
+static struct triage_table *triage_table_build(const struct triage_loaded *l,
+					       const struct triage_table *prev,
+					       int *errp)
 {
-	const struct cred *cred = current_real_cred();
-	u64 cache = READ_ONCE(triage_task(current)->cache);
-	u32 secid = triage_task_secid(current);
-
-	if ((u32)cache != secid ||
-	    triage_cache_generation(cache) != l->generation)
-		cache = triage_pack(secid, l->generation,
-				    triage_match_secid(l, secid));
-	triage_store(current, cred, cache);
-}
-
-/*
- * The verdict of every label in use, computed in process context (matching
- * a label allocates) so that writing the tasks' caches does not have to.
- */
-struct triage_resolution {
-	unsigned int n;
+	unsigned int cap = nr_threads + 64, n = 0, i, tasks = 0, unlabelled = 0;
+	struct task_struct *g, *t;
+	struct triage_table *table;
 	u32 *secids;
-	int *rules;
-};
+	int err = 0;
 
-static int triage_resolution_prepare(const struct triage_loaded *l,
-				     struct triage_resolution *r)
-{
-	unsigned int cap = nr_threads + 64, i;
-	struct task_struct *g, *t;
-
-	r->n = 0;
-	r->secids = kvmalloc_array(cap, sizeof(*r->secids), GFP_KERNEL);
-	r->rules = kvmalloc_array(cap, sizeof(*r->rules), GFP_KERNEL);
-	if (!r->secids || !r->rules)
-		return -ENOMEM;
-
-	rcu_read_lock();
-	for_each_process_thread(g, t) {
-		u32 secid = triage_task_secid(t);
-
-		for (i = 0; i < r->n && r->secids[i] != secid; i++)
-			;
-		if (i == r->n && r->n < cap)
-			r->secids[r->n++] = secid;
+	if (prev)
+		cap += prev->used;
+	secids = kvmalloc_array(cap, sizeof(*secids), GFP_KERNEL);
+	table = triage_table_alloc(cap);
+	if (!secids || !table) {
+		err = -ENOMEM;
+		goto out;
 	}
-	rcu_read_unlock();
-
-	for (i = 0; i < r->n; i++)
-		r->rules[i] = triage_match_secid(l, r->secids[i]);
-	return 0;
-}
-
-/* Write every task's cache from @r.  Never sleeps nor allocates. */
-static void triage_resolution_apply(const struct triage_loaded *l,
-				    const struct triage_resolution *r)
-{
-	unsigned int i, tasks = 0, unlabelled = 0;
-	struct task_struct *g, *t;
-
+	/* a table of seen labels doubles as the set of distinct ones */
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
-		const struct cred *cred = __task_cred(t);
 		u32 secid = triage_task_secid(t);
-		u64 cache;
 
 		tasks++;
-		if (!secid)
-			unlabelled++;
-		for (i = 0; i < r->n && r->secids[i] != secid; i++)
-			;
-		if (i == r->n)
-			continue;
-		cache = triage_pack(secid, l->generation, r->rules[i]);
-		/*
-		 * Credentials only ever move forward: if @t still has @cred,
-		 * the label read through @t is @cred's; if not, only the
-		 * task's cache, checked against the label on use, is written.
-		 */
-		if (rcu_access_pointer(t->real_cred) == cred)
-			triage_store(t, cred, cache);
-		else
-			WRITE_ONCE(triage_task(t)->cache, cache);
+		unlabelled += !secid;
+		if (n < cap && triage_table_lookup(table, secid) ==
+			       TRIAGE_RULE_MISS) {
+			triage_table_insert(table, secid, TRIAGE_RULE_NONE);
+			secids[n++] = secid;
+		}
 	}
 	rcu_read_unlock();
+	for (i = 0; prev && i <= prev->mask; i++) {
+		u32 secid = (u32)prev->slots[i];
+
+		if (prev->slots[i] && n < cap &&
+		    triage_table_lookup(table, secid) == TRIAGE_RULE_MISS) {
+			triage_table_insert(table, secid, TRIAGE_RULE_NONE);
+			secids[n++] = secid;
+		}
+	}
+	for (i = 0; i < n && !err; i++) {
+		triage_table_insert(table, secids[i],
+				    triage_match_secid(l, secids[i], &err));
+		cond_resched();
+	}
 	WRITE_ONCE(triage_counters.resolved_tasks, tasks);
 	WRITE_ONCE(triage_counters.unlabelled_tasks, unlabelled);
 	if (tasks && unlabelled == tasks)
 		pr_warn_once("no LSM labels tasks: only label= rules matching the empty label apply\n");
+out:
+	kvfree(secids);
+	if (err) {
+		kvfree(table);
+		table = NULL;
+	}
+	*errp = err;
+	return table;
 }
 
-static void triage_resolution_free(struct triage_resolution *r)
+static void triage_table_free_rcu(struct rcu_head *head)
 {
-	kvfree(r->secids);
-	kvfree(r->rules);
+	kvfree(container_of(head, struct triage_table, rcu));
 }
 
-/* Resolve every task's verdict under @l, the policy in force */
-static void triage_resolve_all(const struct triage_loaded *l)
+/*
+ * Make sure the table of @l knows @secid; process context, may sleep.  A
+ * known label costs one lock-free lookup.
+ */
+static bool triage_learn_secid(u32 secid)
 {
-	struct triage_resolution r;
+	bool learned = false;
+	struct triage_table *t, *bigger;
+	const struct triage_loaded *l;
+	int err = 0, rule;
+	unsigned int i;
 
-	if (!triage_resolution_prepare(l, &r))
-		triage_resolution_apply(l, &r);
-	triage_resolution_free(&r);
+	rcu_read_lock();
+	l = rcu_dereference(triage_active);
+	rule = l ? triage_table_lookup(rcu_dereference(l->table), secid) : 0;
+	rcu_read_unlock();
+	if (rule != TRIAGE_RULE_MISS)
+		return true;
+
+	mutex_lock(&triage_load_mutex);
+	l = rcu_dereference_protected(triage_active,
+				      lockdep_is_held(&triage_load_mutex));
+	if (!l)
+		goto out;
+	t = rcu_dereference_protected(l->table,
+				      lockdep_is_held(&triage_load_mutex));
+	learned = true;
+	if (triage_table_lookup(t, secid) != TRIAGE_RULE_MISS)
+		goto out;
+	rule = triage_match_secid(l, secid, &err);
+	learned = false;
+	if (err)
+		goto out;
+	if (triage_table_full(t)) {
+		bigger = triage_table_alloc(2 * (t->used + 1));
+		if (!bigger)
+			goto out;
+		for (i = 0; i <= t->mask; i++)
+			if (t->slots[i])
+				triage_table_insert(bigger, (u32)t->slots[i],
+					(int)((t->slots[i] >> TRIAGE_SLOT_RULE_SHIFT) &
+					      TRIAGE_SLOT_RULE_MASK) - 1);
+		triage_table_insert(bigger, secid, rule);
+		rcu_assign_pointer(((struct triage_loaded *)l)->table, bigger);
+		call_rcu(&t->rcu, triage_table_free_rcu);
+	} else {
+		triage_table_insert(t, secid, rule);
+	}
+	learned = true;
+out:
+	mutex_unlock(&triage_load_mutex);
+	return learned;
+}
+
+/* Learn the labels of every task: after a miss, from a work item */
+static void triage_learn_workfn(struct work_struct *work)
+{
+	struct task_struct *g, *t;
+	u32 secid;
+
+	for (;;) {
+		bool missing = false;
+		const struct triage_loaded *l;
+
+		secid = 0;
+		rcu_read_lock();
+		l = rcu_dereference(triage_active);
+		if (l) {
+			const struct triage_table *table = rcu_dereference(l->table);
+
+			for_each_process_thread(g, t) {
+				secid = triage_task_secid(t);
+				if (triage_table_lookup(table, secid) ==
+				    TRIAGE_RULE_MISS) {
+					missing = true;
+					break;
+				}
+			}
+		}
+		rcu_read_unlock();
+		if (!missing || !triage_learn_secid(secid))
+			return;
+		cond_resched();
+	}
+}
+
+static DECLARE_WORK(triage_learn_work, triage_learn_workfn);
+
+/**
+ * triage_learn_labels - match every label in use that is not yet known
+ *
+ * For readers of the interface files, so that what they show is the
+ * policy's verdict for every task's current label.  Process context.
+ */
+void triage_learn_labels(void)
+{
+	triage_learn_workfn(NULL);
+}
+
+/*
+ * The rule that matches @p under @l: TRIAGE_RULE_NONE when no rule does,
+ * TRIAGE_RULE_MISS when @p's label was never matched.  Allocation-free,
+ * O(1), under RCU.
+ */
+static int triage_rule_of(const struct triage_loaded *l, struct task_struct *p)
+{
+	int rule = triage_table_lookup(rcu_dereference(l->table),
+				       triage_task_secid(p));
+
+	if (unlikely(rule >= (int)l->policy->nr_rules))
+		return TRIAGE_RULE_MISS;	/* cannot happen: a bad slot */
+	return rule;
 }
 
 static void triage_loaded_free(struct triage_loaded *l)
@@ -339,6 +401,7 @@ static void triage_loaded_free(struct triage_loaded *l)
 	kvfree(l->verdicts);
 	kvfree(l->hits);
 	kvfree(l->text);
+	kvfree(rcu_access_pointer(l->table));
 	triage_policy_free(l->policy);
 	kfree(l);
 }
@@ -417,15 +480,57 @@ fail:
 	return NULL;
 }
 
-static void triage_audit_load_error(const char *reason)
+static void triage_set_error(const char *fmt, ...)
+{
+	va_list args;
+
+	spin_lock(&triage_error_lock);
+	va_start(args, fmt);
+	vsnprintf(triage_last_error, sizeof(triage_last_error), fmt, args);
+	va_end(args);
+	spin_unlock(&triage_error_lock);
+}
+
+/* An AUDIT_TRIAGE_POLICY_LOAD record: who loaded what, replacing what */
+static void triage_audit_load(const struct triage_loaded *l, u64 old_hash,
+			      const char *error)
 {
 	struct audit_buffer *ab;
 
-	ab = audit_log_start(audit_context(), GFP_KERNEL, AUDIT_TRIAGE);
+	ab = audit_log_start(audit_context(), GFP_KERNEL,
+			     AUDIT_TRIAGE_POLICY_LOAD);
 	if (!ab)
 		return;
-	audit_log_format(ab, "op=load res=0 reason=");
-	audit_log_untrustedstring(ab, reason);
+	if (l)
+		audit_log_format(ab, "policy_hash=%016llx policy_rules=%u policy_generation=%u",
+				 l->hash, l->policy->nr_rules, l->generation);
+	else
+		audit_log_format(ab, "policy_hash=? policy_rules=? policy_generation=?");
+	audit_log_format(ab, " old_policy_hash=%016llx auid=%u ses=%u",
+			 old_hash,
+			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
+			 audit_get_sessionid(current));
+	if (error) {
+		audit_log_format(ab, " error=");
+		audit_log_untrustedstring(ab, error);
+	}
+	audit_log_format(ab, " res=%d", !error);
+	audit_log_end(ab);
+}
+
+/* An AUDIT_TRIAGE_STATUS record: enforcement switched on or off */
+static void triage_audit_status(int mode, int old_mode)
+{
+	struct audit_buffer *ab;
+
+	ab = audit_log_start(audit_context(), GFP_KERNEL, AUDIT_TRIAGE_STATUS);
+	if (!ab)
+		return;
+	audit_log_format(ab, "enforcing=%d old_enforcing=%d auid=%u ses=%u res=1",
+			 mode == TRIAGE_MODE_ENFORCE,
+			 old_mode == TRIAGE_MODE_ENFORCE,
+			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
+			 audit_get_sessionid(current));
 	audit_log_end(ab);
 }
 
@@ -434,8 +539,9 @@ static void triage_audit_load_error(const char *reason)
  * @text: the policy text
  * @len: its length
  *
- * A policy that does not parse is rejected whole; the policy in force
- * stays in force and triage_load_error() tells why.  Process context.
+ * A policy that does not parse, or whose labels cannot all be matched, is
+ * rejected whole; the policy in force stays in force and
+ * triage_load_error() tells why.  Process context.
  *
  * Return: 0, -EINVAL for a bad policy, -E2BIG for a policy over the size
  * limits, -ENOMEM.
@@ -443,58 +549,91 @@ static void triage_audit_load_error(const char *reason)
 int triage_load_policy(const char *text, size_t len)
 {
 	struct triage_parse_error err = {};
-	struct triage_resolution r;
-	struct triage_policy *policy;
 	struct triage_loaded *l, *old;
-	bool resolved;
-	int rc;
+	struct triage_policy *policy;
+	struct triage_table *table;
+	int rc, old_mode;
+	u64 old_hash;
 
 	rc = triage_policy_parse(text, len, &policy, &err);
 	if (rc) {
-		spin_lock(&triage_error_lock);
-		snprintf(triage_last_error, sizeof(triage_last_error),
-			 "%u:%u: %s", err.line, err.column, err.reason);
-		spin_unlock(&triage_error_lock);
+		triage_set_error("%u:%u: %s", err.line, err.column, err.reason);
 		pr_warn("policy rejected: %u:%u: %s\n", err.line, err.column,
 			err.reason);
-		triage_audit_load_error(triage_last_error);
+		triage_audit_load(NULL, 0, triage_last_error);
 		return rc;
 	}
 	l = triage_loaded_new(policy);
 	if (!l) {
 		triage_policy_free(policy);
+		triage_set_error("0:0: out of memory");
+		triage_audit_load(NULL, 0, "out of memory");
 		return -ENOMEM;
 	}
 
 	mutex_lock(&triage_load_mutex);
+	old = rcu_dereference_protected(triage_active,
+					lockdep_is_held(&triage_load_mutex));
+	old_hash = old ? old->hash : 0;
+	table = triage_table_build(l, old ? rcu_dereference_protected(old->table,
+					lockdep_is_held(&triage_load_mutex)) : NULL,
+				   &rc);
+	if (!table) {
+		mutex_unlock(&triage_load_mutex);
+		triage_loaded_free(l);
+		triage_set_error("0:0: out of memory matching the labels in use");
+		pr_warn("policy rejected: out of memory matching the labels in use\n");
+		triage_audit_load(NULL, old_hash, "out of memory");
+		return rc;
+	}
+	rcu_assign_pointer(l->table, table);
 	l->generation = ++triage_generation;
-	resolved = !triage_resolution_prepare(l, &r);
-	/*
-	 * Every OOM holds oom_lock: it sees the old policy with the old
-	 * verdicts in the caches, or the new with the new, never a mix.
-	 */
+	/* an OOM sees the old policy or the new one, never a mix */
 	mutex_lock(&oom_lock);
-	if (resolved)
-		triage_resolution_apply(l, &r);
-	old = rcu_replace_pointer(triage_active, l,
-				  lockdep_is_held(&oom_lock));
+	rcu_replace_pointer(triage_active, l, lockdep_is_held(&oom_lock));
+	old_mode = triage_mode;
 	WRITE_ONCE(triage_mode, policy->mode);
 	mutex_unlock(&oom_lock);
-	triage_resolution_free(&r);
-	/* labels that appeared while resolving (execs wait for the mutex) */
-	triage_resolve_all(l);
 	mutex_unlock(&triage_load_mutex);
 
-	spin_lock(&triage_error_lock);
-	triage_last_error[0] = '\0';
-	spin_unlock(&triage_error_lock);
+	triage_set_error("%s", "");
 	pr_info("policy %u loaded: %u rules, %s, hash %016llx\n",
 		l->generation, policy->nr_rules,
 		triage_mode_name(policy->mode), l->hash);
+	triage_audit_load(l, old_hash, NULL);
+	if (old_mode != policy->mode)
+		triage_audit_status(policy->mode, old_mode);
+	/* labels that appeared while the table was built */
+	triage_learn_labels();
 
 	synchronize_rcu();
 	triage_loaded_free(old);
 	return 0;
+}
+
+/* The major LSM changed its policy: labels may mean something else now */
+static void triage_rebuild_table(void)
+{
+	struct triage_table *table, *old;
+	struct triage_loaded *l;
+	int err;
+
+	mutex_lock(&triage_load_mutex);
+	l = rcu_dereference_protected(triage_active,
+				      lockdep_is_held(&triage_load_mutex));
+	if (!l)
+		goto out;
+	old = rcu_dereference_protected(l->table,
+					lockdep_is_held(&triage_load_mutex));
+	table = triage_table_build(l, old, &err);
+	if (!table) {
+		pr_warn("cannot follow the LSM policy change: %d\n", err);
+		goto out;
+	}
+	rcu_assign_pointer(l->table, table);
+	call_rcu(&old->rcu, triage_table_free_rcu);
+out:
+	mutex_unlock(&triage_load_mutex);
 }
 
 /**
@@ -527,58 +666,53 @@ enum triage_mode triage_get_mode(void)
 /**
  * triage_set_mode - switch between enforcing and permissive
  * @mode: the new mode; it holds until the next policy load
+ *
+ * Audited, as a switch to permissive turns protection off.
  */
 void triage_set_mode(enum triage_mode mode)
 {
+	int old;
+
 	mutex_lock(&oom_lock);
+	old = triage_mode;
 	WRITE_ONCE(triage_mode, mode);
 	mutex_unlock(&oom_lock);
 	pr_info("mode %s\n", triage_mode_name(mode));
+	triage_audit_status(mode, old);
 }
 
-/* Whether verdicts apply now (see triage_shadow) */
-static bool triage_applies(void)
-{
-	if (READ_ONCE(triage_bypass))
-		return false;
-	return READ_ONCE(triage_mode) == TRIAGE_MODE_ENFORCE ||
-	       READ_ONCE(triage_shadow);
-}
-
-/* Count only what real OOM selections see */
-static bool triage_counting(void)
-{
-	return mutex_is_locked(&oom_lock) && !READ_ONCE(triage_quiet);
-}
-
+/*
+ * The oom_select hook: the verdict of the rule that matches @p's label.
+ * Permissive mode answers only the questions that decide nothing (a trial
+ * of the policy, a ranking for the administrator).
+ */
 static int triage_oom_select(struct task_struct *p,
+			     const struct oom_control *oc,
+			     enum oom_select_purpose purpose,
 			     struct oom_select_verdict *verdict)
 {
 	const struct triage_loaded *l;
 	int rule;
 
-	if (!triage_applies())
+	if ((purpose == OOM_SELECT_KILL || purpose == OOM_SELECT_SCORE) &&
+	    READ_ONCE(triage_mode) != TRIAGE_MODE_ENFORCE)
 		return 0;
 
 	rcu_read_lock();
 	l = rcu_dereference(triage_active);
 	if (!l)
 		goto out;
-	if (IS_ENABLED(CONFIG_SECURITY_TRIAGE_BENCH) &&
-	    READ_ONCE(triage_bench_stateless))
-		rule = (p->pid & 3) < l->policy->nr_rules ? (p->pid & 3) : -1;
-	else
-		rule = triage_cached_rule(p, l);
-	if (unlikely(rule == -2) && triage_counting())
-		atomic_long_inc(&triage_counters.label_misses);
-	if (rule < 0)
+	rule = triage_rule_of(l, p);
+	if (unlikely(rule == TRIAGE_RULE_MISS)) {
+		/* counted where an OOM decides; learnt for the next one */
+		if (oc) {
+			atomic_long_inc(&triage_counters.label_misses);
+			schedule_work(&triage_learn_work);
+		}
 		goto out;
-	/*
-	 * Nothing is counted per candidate: an atomic per task would cost
-	 * more than the verdict.  The chain counts protected candidates in
-	 * the oom_control; the victim's rule is counted when it is recorded.
-	 */
-	*verdict = l->verdicts[rule];
+	}
+	if (rule >= 0)
+		*verdict = l->verdicts[rule];
 out:
 	rcu_read_unlock();
 	return 0;
@@ -593,15 +727,20 @@ static void triage_record(const struct triage_loaded *l,
 			  long points, enum triage_outcome outcome)
 {
 	struct triage_decision *d;
-	int rule = triage_cached_rule(victim, l);
+	int rule;
 
+	rcu_read_lock();
+	rule = triage_rule_of(l, victim);
+	rcu_read_unlock();
 	spin_lock(&triage_ring_lock);
 	d = &triage_ring[triage_decision_seq % TRIAGE_DECISIONS];
 	d->seq = ++triage_decision_seq;
 	d->time_ns = ktime_get_real_ns();
 	d->points = points;
+	rcu_read_lock();
 	d->secid = triage_task_secid(victim);
-	d->pid = task_pid_nr(victim);
+	rcu_read_unlock();
+	d->pid = task_tgid_nr(victim);
 	d->rule = rule < 0 ? -1 : rule;
 	d->verdict = rule < 0 ? TRIAGE_VERDICT_NONE :
 				l->policy->rules[rule].verdict;
@@ -609,6 +748,7 @@ static void triage_record(const struct triage_loaded *l,
 	d->outcome = outcome;
 	d->memcg = !!oc->memcg;
 	memcpy(d->comm, victim->comm, TASK_COMM_LEN);
+	d->comm[TASK_COMM_LEN - 1] = '\0';
 	spin_unlock(&triage_ring_lock);
 
 	if (rule >= 0)
@@ -651,7 +791,11 @@ const char *const triage_outcome_names[] = {
 	[TRIAGE_OUTCOME_GROUP_KILLED] = "group-killed",
 };
 
-/* Audit records are allocations: they are written here, after the kill */
+/*
+ * Audit records are allocations: they are written here, after the kill.
+ * A decision overwritten in the ring before it was audited, or whose
+ * record audit could not start, is counted in audit_drops.
+ */
 static void triage_audit_workfn(struct work_struct *work)
 {
 	struct triage_decision d;
@@ -660,9 +804,13 @@ static void triage_audit_workfn(struct work_struct *work)
 
 	for (;;) {
 		spin_lock(&triage_ring_lock);
-		if (triage_audited_seq + TRIAGE_DECISIONS < triage_decision_seq)
+		if (triage_audited_seq + TRIAGE_DECISIONS < triage_decision_seq) {
+			atomic_long_add(triage_decision_seq - TRIAGE_DECISIONS -
+					triage_audited_seq,
+					&triage_counters.audit_drops);
 			triage_audited_seq = triage_decision_seq -
 					     TRIAGE_DECISIONS;
+		}
 		if (triage_audited_seq == triage_decision_seq) {
 			spin_unlock(&triage_ring_lock);
 			return;
@@ -670,15 +818,18 @@ static void triage_audit_workfn(struct work_struct *work)
 		d = triage_ring[triage_audited_seq++ % TRIAGE_DECISIONS];
 		spin_unlock(&triage_ring_lock);
 
-		ab = audit_log_start(NULL, GFP_KERNEL, AUDIT_TRIAGE);
-		if (!ab)
+		ab = audit_log_start(NULL, GFP_KERNEL, AUDIT_TRIAGE_DECISION);
+		if (!ab) {
+			if (audit_enabled)
+				atomic_long_inc(&triage_counters.audit_drops);
 			continue;
+		}
 		label = triage_secid_label(d.secid);
-		audit_log_format(ab, "mode=%s scope=%s pid=%d comm=",
-				 triage_mode_name(d.mode),
+		audit_log_format(ab, "enforcing=%d scope=%s opid=%d ocomm=",
+				 d.mode == TRIAGE_MODE_ENFORCE,
 				 d.memcg ? "memcg" : "global", d.pid);
 		audit_log_untrustedstring(ab, d.comm);
-		audit_log_format(ab, " label=");
+		audit_log_format(ab, " obj=");
 		audit_log_untrustedstring(ab, label ? label : "?");
 		audit_log_format(ab, " rule=%d verdict=%s points=%ld outcome=%s",
 				 d.rule + 1, triage_verdict_name(d.verdict),
@@ -694,15 +845,38 @@ static const struct triage_loaded *triage_oom_policy_locked(void)
 					 lockdep_is_held(&oom_lock));
 }
 
+/* Permissive mode: record what triage would kill; the classic victim dies */
+static void triage_oom_trial(const struct triage_loaded *l,
+			     struct oom_control *oc)
+{
+	enum oom_policy_result res;
+
+	oc->purpose = OOM_SELECT_TRIAL;
+	res = oom_select_classic(oc);
+	atomic_long_add(oc->nr_protected, &triage_counters.protected_skipped);
+	if (res == OOM_POLICY_PASS && oc->nr_protected)
+		res = oom_select_least_protected(oc);
+	if (res == OOM_POLICY_VICTIM) {
+		triage_record(l, oc, oc->chosen, oc->chosen_points,
+			      TRIAGE_OUTCOME_WOULD_KILL);
+		put_task_struct(oc->chosen);
+	}
+	oc->chosen = NULL;
+	oc->purpose = OOM_SELECT_KILL;
+	oc->nr_protected = 0;
+}
+
 /*
- * The "triage" OOM policy: the classic selection with the label verdicts
- * applied, plus what only triage knows: permissive mode, the fallback when
- * every candidate is protected, and a reason naming the deciding rule.
+ * The "triage" OOM policy: the classic selection, whose candidates the
+ * oom_select hook puts in tiers, plus what only triage knows: permissive
+ * mode, the fallback when every candidate is protected, group kills and a
+ * reason naming the deciding rule.
  */
 static enum oom_policy_result triage_oom_policy_select(struct oom_control *oc)
 {
 	const struct triage_loaded *l = triage_oom_policy_locked();
 	enum oom_policy_result res;
+	const struct triage_rule *r;
 	u64 start, took;
 	int rule;
 
@@ -710,55 +884,44 @@ static enum oom_policy_result triage_oom_policy_select(struct oom_control *oc)
 		return OOM_POLICY_PASS;
 	start = ktime_get_ns();
 	triage_pending_outcome = TRIAGE_OUTCOME_KILLED;
+	triage_group_rule = TRIAGE_RULE_NONE;
 
 	if (READ_ONCE(triage_mode) == TRIAGE_MODE_PERMISSIVE) {
-		/* record triage's choice; the classic victim dies */
-		WRITE_ONCE(triage_shadow, true);
-		res = oom_select_classic(oc);
-		WRITE_ONCE(triage_shadow, false);
-		atomic_long_add(oc->nr_protected,
-				&triage_counters.protected_skipped);
-		if (res == OOM_POLICY_VICTIM) {
-			triage_record(l, oc, oc->chosen, oc->chosen_points,
-				      TRIAGE_OUTCOME_WOULD_KILL);
-			put_task_struct(oc->chosen);
-		}
-		oc->chosen = NULL;
-		oc->nr_protected = 0;
+		triage_oom_trial(l, oc);
 		res = OOM_POLICY_PASS;
 		goto out;
 	}
 
-	oc->nr_protected = 0;
 	res = oom_select_classic(oc);
 	atomic_long_add(oc->nr_protected, &triage_counters.protected_skipped);
 	if (res == OOM_POLICY_PASS && oc->nr_protected) {
 		atomic_long_inc(&triage_counters.fallbacks);
-		switch (l->policy->fallback) {
-		case TRIAGE_FALLBACK_PANIC:
-			panic("triage: every OOM candidate is protected (fallback panic)\n");
-			break;
-		case TRIAGE_FALLBACK_LEAST_PROTECTED:
-			oc->ignore_protection = true;
-			res = oom_select_classic(oc);
-			oc->ignore_protection = false;
-			triage_pending_outcome =
-				TRIAGE_OUTCOME_FALLBACK_LEAST_PROTECTED;
-			oc->reason = "every candidate protected, fallback least-protected";
-			break;
-		default:
-			WRITE_ONCE(triage_bypass, true);
-			res = oom_select_classic(oc);
-			WRITE_ONCE(triage_bypass, false);
-			triage_pending_outcome = TRIAGE_OUTCOME_FALLBACK_CLASSIC;
-			oc->reason = "every candidate protected, fallback classic";
-			break;
-		}
+		if (l->policy->fallback == TRIAGE_FALLBACK_PANIC)
+			oom_policy_panic(oc, "oom policy triage: every OOM candidate is protected (fallback panic)");
+		/* not a system-wide OOM, or not panic: the least protected */
+		res = oom_select_least_protected(oc);
+		triage_pending_outcome =
+			l->policy->fallback == TRIAGE_FALLBACK_CLASSIC ?
+			TRIAGE_OUTCOME_FALLBACK_CLASSIC :
+			TRIAGE_OUTCOME_FALLBACK_LEAST_PROTECTED;
+		oc->reason = "every candidate protected, fallback least-protected";
 		goto out;
 	}
-	if (res == OOM_POLICY_VICTIM) {
-		rule = triage_cached_rule(oc->chosen, l);
-		oc->reason = rule >= 0 ? l->reasons[rule] : "no rule matched, highest badness";
+	if (res != OOM_POLICY_VICTIM)
+		goto out;
+	rcu_read_lock();
+	rule = triage_rule_of(l, oc->chosen);
+	rcu_read_unlock();
+	if (rule < 0) {
+		oc->reason = "no rule matched, highest badness";
+		goto out;
+	}
+	oc->reason = l->reasons[rule];
+	r = &l->policy->rules[rule];
+	if (r->verdict == TRIAGE_VERDICT_SACRIFICE && r->group &&
+	    oc->chosen_tier == OOM_TIER_SACRIFICE) {
+		triage_group_rule = rule;
+		oc->kill_group = true;
 	}
 out:
 	took = ktime_get_ns() - start;
@@ -768,49 +931,23 @@ out:
 	return res;
 }
 
-struct triage_group {
-	const struct triage_loaded *l;
-	const struct oom_control *oc;
+/* A task of the victim's group rule dies with it (after the victim) */
+static bool triage_oom_group_member(const struct oom_control *oc,
+				    struct task_struct *p)
+{
+	const struct triage_loaded *l = triage_oom_policy_locked();
 	int rule;
-};
 
-/*
- * A member of the victim's group: kill it too.  SIGKILL is sent without
- * allocating (no siginfo is queued for it); the OOM killer itself kills
- * the victim.
- */
-static int triage_group_member(struct task_struct *p, void *arg)
-{
-	struct triage_group *g = arg;
-
-	if (same_thread_group(p, g->oc->chosen) || is_global_init(p) ||
-	    (p->flags & PF_KTHREAD) || !thread_group_leader(p) ||
-	    (g->l->policy->respect_score_adj &&
-	     p->signal->oom_score_adj == OOM_SCORE_ADJ_MIN))
-		return 0;
-	if (triage_cached_rule(p, g->l) != g->rule)
-		return 0;
-	do_send_sig_info(SIGKILL, SEND_SIG_PRIV, p, PIDTYPE_TGID);
-	atomic_long_inc(&triage_counters.group_kills);
-	triage_record(g->l, g->oc, p, 0, TRIAGE_OUTCOME_GROUP_KILLED);
-	return 0;
-}
-
-/* Kill every task of the victim's label group, within the OOM's scope */
-static void triage_kill_group(const struct triage_loaded *l,
-			      const struct oom_control *oc, int rule)
-{
-	struct triage_group g = { .l = l, .oc = oc, .rule = rule };
-	struct task_struct *p;
-
-	if (oc->memcg) {
-		mem_cgroup_scan_tasks(oc->memcg, triage_group_member, &g);
-		return;
-	}
+	if (!l || triage_group_rule < 0 || !thread_group_leader(p))
+		return false;
 	rcu_read_lock();
-	for_each_process(p)
-		triage_group_member(p, &g);
+	rule = triage_rule_of(l, p);
 	rcu_read_unlock();
+	if (rule != triage_group_rule)
+		return false;
+	atomic_long_inc(&triage_counters.group_kills);
+	triage_record(l, oc, p, 0, TRIAGE_OUTCOME_GROUP_KILLED);
+	return true;
 }
 
 /* Told of every victim the chain chose, whichever policy chose it */
@@ -818,54 +955,88 @@ static void triage_oom_policy_notify(const struct oom_control *oc)
 {
 	const struct triage_loaded *l = triage_oom_policy_locked();
 	enum triage_outcome outcome = triage_pending_outcome;
-	int rule;
 
 	if (!l)
 		return;
 	triage_pending_outcome = TRIAGE_OUTCOME_KILLED;
 	atomic_long_inc(&triage_counters.oom_events);
 	triage_record(l, oc, oc->chosen, oc->chosen_points, outcome);
-
-	rule = triage_cached_rule(oc->chosen, l);
-	if (outcome == TRIAGE_OUTCOME_KILLED && rule >= 0 &&
-	    l->policy->rules[rule].verdict == TRIAGE_VERDICT_SACRIFICE &&
-	    l->policy->rules[rule].group && triage_applies())
-		triage_kill_group(l, oc, rule);
 }
 
 static struct oom_policy triage_oom_policy = {
-	.name	= "triage",
-	.select	= triage_oom_policy_select,
-	.notify	= triage_oom_policy_notify,
+	.name		= "triage",
+	.select		= triage_oom_policy_select,
+	.notify		= triage_oom_policy_notify,
+	.group_member	= triage_oom_group_member,
 };
 
 struct triage_rank {
-	long points;
+	struct oom_candidate c;
 	u32 secid;
 	pid_t pid;
 	int rule;
-	bool protect;
+	enum triage_verdict verdict;
 	char comm[TASK_COMM_LEN];
+	char *label;
 };
 
 static int triage_rank_cmp(const void *a, const void *b)
 {
 	const struct triage_rank *x = a, *y = b;
 
-	if (x->protect != y->protect)
-		return x->protect ? 1 : -1;
-	if (x->points != y->points)
-		return x->points < y->points ? 1 : -1;
+	if (x->c.tier != y->c.tier)
+		return x->c.tier < y->c.tier ? 1 : -1;
+	if (x->c.rank != y->c.rank)
+		return x->c.rank < y->c.rank ? 1 : -1;
+	if (x->c.points != y->c.points)
+		return x->c.points < y->c.points ? 1 : -1;
 	return x->pid - y->pid;
+}
+
+static const char *const triage_tier_names[] = {
+	[OOM_TIER_PROTECTED] = "protected",
+	[OOM_TIER_ORDINARY] = "ordinary",
+	[OOM_TIER_SACRIFICE] = "sacrifice",
+};
+
+/**
+ * triage_escape - copy a label or command name for an interface file
+ * @dst: the destination
+ * @size: size of @dst; 4 times the length of @src plus one is always enough
+ * @src: the text, which its task or its LSM chose
+ *
+ * Every byte that could break a line, a column or a terminal (controls,
+ * space, DEL and above) and the backslash itself becomes "\ooo", so that a
+ * process naming itself cannot add a row to what the administrator reads.
+ * A text that does not fit is cut at a whole character.
+ *
+ * Return: the length written, without the terminating NUL.
+ */
+size_t triage_escape(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+
+	if (!size)
+		return 0;
+	for (; *src && n + 5 <= size; src++) {
+		unsigned char c = *src;
+
+		if (c <= ' ' || c >= 0x7f || c == '\\')
+			n += scnprintf(dst + n, size - n, "\\%03o", c);
+		else
+			dst[n++] = c;
+	}
+	dst[n] = '\0';
+	return n;
 }
 
 /**
  * triage_ranking_text - the candidates as an OOM would rank them now
  * @len: set to the length of the text
  *
- * Takes oom_lock, so the ranking is what an OOM at this moment would see,
- * and runs the oom_select hook of every LSM with triage's verdicts applied
- * even in permissive mode.
+ * The candidates in the reader's pid namespace, evaluated by the OOM
+ * killer's own evaluation, with triage's verdicts as if enforcing: tier,
+ * sacrifice rank, points.  Takes no lock that an OOM needs.
  *
  * Return: the table described in the triage documentation, to be freed
  * with kvfree(), or %NULL.
@@ -873,6 +1044,7 @@ static int triage_rank_cmp(const void *a, const void *b)
 char *triage_ranking_text(size_t *len)
 {
 	unsigned long totalpages = totalram_pages() + total_swap_pages;
+	struct pid_namespace *ns = task_active_pid_ns(current);
 	const struct triage_loaded *l;
 	struct triage_rank *ranks;
 	unsigned int n = 0, cap, i;
@@ -880,64 +1052,75 @@ char *triage_ranking_text(size_t *len)
 	size_t size, off = 0;
 	char *buf = NULL;
 
+	triage_learn_labels();
 	cap = nr_threads + 16;
 	ranks = kvmalloc_array(cap, sizeof(*ranks), GFP_KERNEL);
 	if (!ranks)
 		return NULL;
 
-	mutex_lock(&oom_lock);
-	WRITE_ONCE(triage_quiet, true);
-	WRITE_ONCE(triage_shadow, true);
-	l = triage_oom_policy_locked();
 	rcu_read_lock();
+	l = rcu_dereference(triage_active);
 	for_each_process(p) {
-		long base = oom_badness(p, totalpages);
-		long points = oom_policy_badness(p, totalpages);
+		struct triage_rank *r = &ranks[n];
 
-		/* unkillable whatever the verdict: not a candidate */
-		if ((base == LONG_MIN && points == LONG_MIN) || n == cap)
+		if (n == cap)
+			break;
+		r->label = NULL;
+		if (!oom_candidate_eval(p, NULL, totalpages,
+					OOM_SELECT_REPORT, &r->c))
 			continue;
-		ranks[n].points = points;
-		ranks[n].protect = points == LONG_MIN;
-		ranks[n].pid = task_pid_nr(p);
-		ranks[n].secid = triage_task_secid(p);
-		ranks[n].rule = l ? triage_cached_rule(p, l) : -1;
-		get_task_comm(ranks[n].comm, p);
+		r->pid = task_tgid_nr_ns(p, ns);
+		if (!r->pid)
+			continue;	/* not in the reader's namespace */
+		r->secid = triage_task_secid(p);
+		r->rule = l ? triage_rule_of(l, p) : TRIAGE_RULE_NONE;
+		r->verdict = r->rule >= 0 ? l->policy->rules[r->rule].verdict :
+					    TRIAGE_VERDICT_NONE;
+		get_task_comm(r->comm, p);
 		n++;
 	}
 	rcu_read_unlock();
-	WRITE_ONCE(triage_shadow, false);
-	WRITE_ONCE(triage_quiet, false);
 
 	sort(ranks, n, sizeof(*ranks), triage_rank_cmp, NULL);
-	size = 64 + (size_t)n * 384;
+	size = 96;
+	for (i = 0; i < n; i++) {
+		ranks[i].label = triage_secid_label(ranks[i].secid);
+		size += 128 + 4 * TASK_COMM_LEN +
+			4 * (ranks[i].label ? strlen(ranks[i].label) : 1);
+	}
 	buf = kvmalloc(size, GFP_KERNEL);
 	if (!buf)
 		goto out;
-	off = scnprintf(buf, size, "# rank\tpid\tpoints\tverdict\trule\tlabel\tcomm\n");
+	off = scnprintf(buf, size,
+			"# rank\tpid\ttier\tsrank\tpoints\tverdict\trule\tlabel\tcomm\n");
 	for (i = 0; i < n; i++) {
 		const struct triage_rank *r = &ranks[i];
-		enum triage_verdict v = TRIAGE_VERDICT_NONE;
-		char *label = triage_secid_label(r->secid);
 		char rank[12] = "-", points[24] = "-", rule[12] = "-";
+		char srank[12] = "-";
 
-		if (l && r->rule >= 0) {
-			v = l->policy->rules[r->rule].verdict;
+		if (r->rule >= 0)
 			snprintf(rule, sizeof(rule), "%d", r->rule + 1);
-		} else if (r->rule == -2) {
+		else if (r->rule == TRIAGE_RULE_MISS)
 			snprintf(rule, sizeof(rule), "miss");
-		}
-		if (!r->protect) {
+		if (r->c.tier != OOM_TIER_PROTECTED) {
 			snprintf(rank, sizeof(rank), "%u", i + 1);
-			snprintf(points, sizeof(points), "%ld", r->points);
+			snprintf(points, sizeof(points), "%ld", r->c.points);
 		}
-		off += scnprintf(buf + off, size - off, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n",
-				 rank, r->pid, points, triage_verdict_name(v),
-				 rule, label ? label : "?", r->comm);
-		kfree(label);
+		if (r->c.tier == OOM_TIER_SACRIFICE)
+			snprintf(srank, sizeof(srank), "%u", r->c.rank);
+		off += scnprintf(buf + off, size - off, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t",
+				 rank, r->pid, triage_tier_names[r->c.tier],
+				 srank, points, triage_verdict_name(r->verdict),
+				 rule);
+		off += triage_escape(buf + off, size - off,
+				     r->label ? r->label : "?");
+		off += scnprintf(buf + off, size - off, "\t");
+		off += triage_escape(buf + off, size - off, r->comm);
+		off += scnprintf(buf + off, size - off, "\n");
 	}
 out:
-	mutex_unlock(&oom_lock);
+	for (i = 0; i < n; i++)
+		kfree(ranks[i].label);
 	kvfree(ranks);
 	*len = off;
 	return buf;
@@ -947,26 +1130,19 @@ out:
 /* Selections per timing: a coarse clock (jiffies under emulation) needs it */
 #define TRIAGE_BENCH_BATCH	8
 
-static u64 triage_bench_once(struct oom_control *oc, bool verdicts,
-			     bool stateless)
+static u64 triage_bench_once(struct oom_control *oc)
 {
 	unsigned int i;
 	u64 start;
 
-	WRITE_ONCE(triage_bypass, !verdicts);
-	WRITE_ONCE(triage_shadow, verdicts);
-	WRITE_ONCE(triage_bench_stateless, stateless);
 	start = ktime_get_ns();
 	for (i = 0; i < TRIAGE_BENCH_BATCH; i++) {
+		oc->purpose = OOM_SELECT_TRIAL;
 		if (oom_select_classic(oc) == OOM_POLICY_VICTIM)
 			put_task_struct(oc->chosen);
 		oc->chosen = NULL;
 	}
-	start = ktime_get_ns() - start;
-	WRITE_ONCE(triage_bench_stateless, false);
-	WRITE_ONCE(triage_shadow, false);
-	WRITE_ONCE(triage_bypass, false);
-	return div_u64(start, TRIAGE_BENCH_BATCH);
+	return div_u64(ktime_get_ns() - start, TRIAGE_BENCH_BATCH);
 }
 
 static int triage_u64_cmp(const void *a, const void *b)
@@ -977,45 +1153,43 @@ static int triage_u64_cmp(const void *a, const void *b)
 }
 
 /**
- * triage_bench_selection - time victim selection with and without triage
+ * triage_bench_selection - time victim selection with and without a policy
  * @rounds: selections of each kind, alternated so that both see the same
  *	system (at most 64)
- * @on_ns: median time of a selection with triage's verdicts applied
- * @off_ns: median time of a selection with triage's verdicts bypassed
- * @floor_ns: median time of a selection with verdicts handed out by pid,
- *	without reading any per-task state: what the hook costs at the least
+ * @on_ns: median time of a selection under the policy in force
+ * @off_ns: median time of a selection with no triage policy in force
  *
  * Runs the classic selection over every task as a global OOM would, under
- * oom_lock, without killing anything: a benchmark, not a test.
+ * oom_lock, without killing anything; for the "off" rounds the policy is
+ * withdrawn and put back under oom_lock.  A benchmark, not a test.
  *
- * Return: the number of processes seen by the last selection.
+ * Return: the number of processes seen.
  */
 unsigned int triage_bench_selection(unsigned int rounds, u64 *on_ns,
-				    u64 *off_ns, u64 *floor_ns)
+				    u64 *off_ns)
 {
 	struct oom_control oc = { .order = 0 };
-	u64 on[64], off[64], floor[64];
+	struct triage_loaded *l;
+	u64 on[64], off[64];
 	struct task_struct *p;
 	unsigned int i, tasks = 0;
 
 	rounds = clamp(rounds, 1U, 64U);
 	oc.totalpages = totalram_pages() + total_swap_pages;
 	mutex_lock(&oom_lock);
-	WRITE_ONCE(triage_quiet, true);
+	l = rcu_dereference_protected(triage_active, lockdep_is_held(&oom_lock));
 	for (i = 0; i < rounds; i++) {
-		on[i] = triage_bench_once(&oc, true, false);
-		off[i] = triage_bench_once(&oc, false, false);
-		floor[i] = triage_bench_once(&oc, true, true);
+		on[i] = triage_bench_once(&oc);
+		rcu_assign_pointer(triage_active, NULL);
+		off[i] = triage_bench_once(&oc);
+		rcu_assign_pointer(triage_active, l);
 	}
-	WRITE_ONCE(triage_quiet, false);
 	mutex_unlock(&oom_lock);
 
 	sort(on, rounds, sizeof(u64), triage_u64_cmp, NULL);
 	sort(off, rounds, sizeof(u64), triage_u64_cmp, NULL);
-	sort(floor, rounds, sizeof(u64), triage_u64_cmp, NULL);
 	*on_ns = on[rounds / 2];
 	*off_ns = off[rounds / 2];
-	*floor_ns = floor[rounds / 2];
 	rcu_read_lock();
 	for_each_process(p)
 		tasks++;
@@ -1024,43 +1198,51 @@ unsigned int triage_bench_selection(unsigned int rounds, u64 *on_ns,
 }
 #endif
 
+/* Fork: a new label (rare: the parent's usually) is matched at once */
 static int triage_task_alloc(struct task_struct *task,
 			     unsigned long clone_flags)
 {
-	/* same credentials as the parent: same label, same verdict */
-	triage_task(task)->cache = READ_ONCE(triage_task(current)->cache);
+	if (rcu_access_pointer(triage_active))
+		triage_learn_secid(triage_cred_secid(task->real_cred));
 	return 0;
 }
 
-static void triage_bprm_committed_creds(const struct linux_binprm *bprm)
+/*
+ * Exec: the new credentials are still private; their label is matched
+ * before they are installed, lock-free unless the label is new.
+ */
+static void triage_bprm_committing_creds(const struct linux_binprm *bprm)
+{
+	if (rcu_access_pointer(triage_active))
+		triage_learn_secid(triage_cred_secid(bprm->cred));
+}
+
+/*
+ * New credentials: AppArmor gives them the newest label of a replaced
+ * profile.  Learning may sleep, so a new label is learnt from a work item.
+ */
+static int triage_cred_prepare(struct cred *new, const struct cred *old,
+			       gfp_t gfp)
 {
 	const struct triage_loaded *l;
+	u32 secid = triage_cred_secid(new);
 
-	if (!rcu_access_pointer(triage_active))
-		return;
-	/* serialised with loads and re-resolutions: none undoes another */
-	mutex_lock(&triage_load_mutex);
-	l = rcu_dereference_protected(triage_active,
-				      lockdep_is_held(&triage_load_mutex));
-	if (l)
-		triage_resolve_current(l);
-	mutex_unlock(&triage_load_mutex);
+	rcu_read_lock();
+	l = rcu_dereference(triage_active);
+	if (l && triage_table_lookup(rcu_dereference(l->table), secid) ==
+		 TRIAGE_RULE_MISS)
+		schedule_work(&triage_learn_work);
+	rcu_read_unlock();
+	return 0;
 }
 
 /* The major LSM reloaded its policy: labels may mean something else now */
 static int triage_lsm_notify(struct notifier_block *nb, unsigned long event,
 			     void *data)
 {
-	const struct triage_loaded *l;
-
 	if (event != LSM_POLICY_CHANGE)
 		return NOTIFY_DONE;
-	mutex_lock(&triage_load_mutex);
-	l = rcu_dereference_protected(triage_active,
-				      lockdep_is_held(&triage_load_mutex));
-	if (l)
-		triage_resolve_all(l);
-	mutex_unlock(&triage_load_mutex);
+	triage_rebuild_table();
 	return NOTIFY_OK;
 }
 
@@ -1074,8 +1256,9 @@ static const struct lsm_id triage_lsmid = {
 };
 
 static struct security_hook_list triage_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(cred_prepare, triage_cred_prepare),
 	LSM_HOOK_INIT(task_alloc, triage_task_alloc),
-	LSM_HOOK_INIT(bprm_committed_creds, triage_bprm_committed_creds),
+	LSM_HOOK_INIT(bprm_committing_creds, triage_bprm_committing_creds),
 	LSM_HOOK_INIT(oom_select, triage_oom_select),
 };
 
@@ -1109,5 +1292,4 @@ late_initcall(triage_late_init);
 DEFINE_LSM(triage) = {
 	.name = "triage",
 	.init = triage_init,
-	.blobs = &triage_blob_sizes,
 };

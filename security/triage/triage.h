@@ -20,6 +20,12 @@ struct oom_select_verdict;
 /* Decisions kept for the decisions file, in a preallocated ring */
 #define TRIAGE_DECISIONS	64
 
+/* A rule index, or: no rule matches the label / the label was never matched */
+#define TRIAGE_RULE_NONE	(-1)
+#define TRIAGE_RULE_MISS	(-2)
+
+struct triage_table;
+
 /**
  * struct triage_loaded - a policy in force, with what was derived from it
  * @policy: the parsed policy
@@ -30,13 +36,15 @@ struct oom_select_verdict;
  * @hits: per rule, candidates the rule matched during OOMs
  * @hash: xxh64 of @text
  * @load_time: when the policy was loaded, seconds since the epoch
- * @generation: load counter; a task's cached verdict is valid only for
- *	the generation it was resolved against
+ * @generation: load counter
+ * @table: the rule of every label seen, replaced when the major LSM
+ *	changes its policy
+ * @verdicts: per rule, the verdict the oom_select hook hands out
  * @rcu: frees the policy after readers are gone
  */
 struct triage_loaded {
 	struct triage_policy *policy;
-	/* per rule, the verdict the oom_select hook hands out */
+	struct triage_table __rcu *table;
 	struct oom_select_verdict *verdicts;
 	char *text;
 	size_t text_len;
@@ -91,7 +99,10 @@ struct triage_decision {
  * @protected_skipped: candidates skipped as protected
  * @sacrificed: victims chosen by a sacrifice rule
  * @adjusted: candidates whose badness a rule adjusted
- * @label_misses: candidates whose verdict was not resolved for their label
+ * @label_misses: candidates of an OOM whose label had not been matched
+ *	yet (treated as ordinary)
+ * @audit_drops: decisions that reached neither audit nor a reader of
+ *	decisions before the ring overwrote them, or audit refused
  * @fallbacks: OOMs in which every candidate was protected
  * @group_kills: tasks killed along with a victim of a group rule
  * @unlabelled_tasks: tasks without a label at the last full resolution;
@@ -108,6 +119,7 @@ struct triage_counters {
 	atomic_long_t label_misses;
 	atomic_long_t fallbacks;
 	atomic_long_t group_kills;
+	atomic_long_t audit_drops;
 	unsigned int unlabelled_tasks;
 	unsigned int resolved_tasks;
 	u64 selection_ns_last;
@@ -127,7 +139,9 @@ unsigned int triage_copy_decisions(struct triage_decision *out,
 				   unsigned int max);
 char *triage_secid_label(u32 secid);
 char *triage_ranking_text(size_t *len);
+size_t triage_escape(char *dst, size_t size, const char *src);
+void triage_learn_labels(void);
 unsigned int triage_bench_selection(unsigned int rounds, u64 *on_ns,
-				    u64 *off_ns, u64 *floor_ns);
+				    u64 *off_ns);
 
 #endif /* _SECURITY_TRIAGE_TRIAGE_H */

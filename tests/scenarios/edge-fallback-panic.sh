@@ -1,15 +1,26 @@
-# Every candidate protected and the policy's fallback is panic: the kernel
-# panics with triage's message (honouring kernel.panic; here panic=-1
-# reboots at once, which ends QEMU) instead of livelocking.
+# Every candidate protected and the policy's fallback is panic.  In a
+# memory cgroup OOM a tenant must not be able to panic the machine: the
+# least protected task dies instead.  In a system-wide OOM the kernel
+# panics with triage's message after the OOM report (honouring
+# kernel.panic; here panic=-1 reboots at once, which ends QEMU) instead of
+# livelocking.
 # mem: 256M
-# plan: 1
+# plan: 5
 # expect-panic: every OOM candidate is protected (fallback panic)
 echo "triage classic" >/proc/sys/vm/oom_policy
 check "fallback panic policy loads" load_policy "fallback panic
 protect type=web_t
-protect type=protected_t"
+protect type=protected_t
+protect type=init_t"
 cg=$(memcg fbpanic 32M)
 hog p protected_t "$cg" 8
 start solo web_t "$cg" tr-hog --mib 64
-nap 20
-tap_fail "the kernel should have panicked"
+check_eq "memcg OOM: the largest protected task died, no panic" killed:9 "$(status solo)"
+check "memcg OOM: the smaller protected task survived" alive p
+check_eq "decisions: a least-protected fallback in the memcg" "fallback-least-protected memcg" \
+	"$(decision_for solo outcome) $(decision_for solo scope)"
+check "the kernel said it ignored protection" sh -c 'dmesg | grep -q "every candidate protected, ignoring protection"'
+# a system-wide OOM among protected tasks only: this one panics
+start global web_t /sys/fs/cgroup tr-hog --mib 400 --step-mib 4 --step-ms 20
+nap 60
+tap_fail "the system-wide OOM should have panicked"

@@ -57,7 +57,7 @@ check "a policy with a rule for each of the $N labels loads" \
 check_eq "stats: $((N + 2)) rules" $((N + 2)) "$(sed -n 's/^policy_rules //p' $TRIAGE/stats)"
 
 # ranking: every task carries the rule of its own label
-awk -F'\t' 'NR > 1 {print $2, $5}' $TRIAGE/ranking >$L/ranked
+awk -F'\t' 'NR > 1 {print $2, $7}' $TRIAGE/ranking >$L/ranked
 awk -v mid=$midpid 'NR == FNR { n++; want[$1] = ($1 == mid) ? 2 : n + 2; next }
 	($1 in want) { seen++; if ($2 != want[$1]) bad++ }
 	END { print seen + 0, bad + 0 }' $L/labels $L/ranked >$L/verdict

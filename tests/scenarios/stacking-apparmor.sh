@@ -12,7 +12,7 @@
 # plan: 23
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
-	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $6, $4, $5}' $TRIAGE/ranking
+	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $8, $6, $7}' $TRIAGE/ranking
 }
 check_eq "the LSMs of this boot" "capability,apparmor,triage" "$(cat /sys/kernel/security/lsm)"
 check_eq "init is unconfined" unconfined "$(cat /proc/self/attr/apparmor/current)"
@@ -35,7 +35,7 @@ check_eq "ranking: the database is protected by its profile" \
 	"protected_job protect 1" "$(ranked database)"
 check_eq "ranking: web is adjusted" "web_job adjust 3" "$(ranked web)"
 check_eq "ranking: tr-run, unconfined, is protected" "unconfined protect 4" \
-	"$(awk -F'\t' '$7 == "tr-run" {print $6, $4, $5}' $TRIAGE/ranking | head -n 1)"
+	"$(awk -F'\t' '$9 == "tr-run" {print $8, $6, $7}' $TRIAGE/ranking | head -n 1)"
 
 push pusher @web_job "$cg" 36
 check_eq "batch (smallest, sacrificed by profile) was SIGKILLed" killed:9 "$(status batch)"

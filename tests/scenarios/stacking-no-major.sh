@@ -28,7 +28,7 @@ hog small - "$cg" 8
 diag "$(tr '\t' ' ' <$TRIAGE/ranking)"
 check_eq "ranking: the largest task first" "$(pid_of big)" "$(ranked_first)"
 check_eq "ranking: no label, no verdict, no rule" "- none -" \
-	"$(awk -F'\t' -v p="$(pid_of big)" '$2 == p {print $6, $4, $5}' $TRIAGE/ranking)"
+	"$(awk -F'\t' -v p="$(pid_of big)" '$2 == p {print $8, $6, $7}' $TRIAGE/ranking)"
 push pusher - "$cg" 30
 check_eq "a memcg OOM kills by badness: the largest task" "$(pid_of big)" "$(first_victim)"
 check_eq "decisions: no verdict" none "$(decision_for big verdict)"

@@ -12,7 +12,7 @@
 # plan: 20
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
-	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $6, $4, $5}' $TRIAGE/ranking
+	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $8, $6, $7}' $TRIAGE/ranking
 }
 check_eq "the LSMs of this boot" "capability,smack,triage" "$(cat /sys/kernel/security/lsm)"
 check_eq "init runs in Smack's floor label" "_" "$(cat /proc/self/attr/smack/current)"

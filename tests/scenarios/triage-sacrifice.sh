@@ -15,7 +15,7 @@ hog web web_t "$cg" 16
 hog batch batch_t "$cg" 8
 check_eq "ranking puts the sacrificed batch job first" "$(pid_of batch)" "$(ranked_first)"
 check_eq "ranking lists the database as protected" protect \
-	"$(awk -F'\t' -v p="$(pid_of database)" '$2 == p {print $4}' $TRIAGE/ranking)"
+	"$(awk -F'\t' -v p="$(pid_of database)" '$2 == p {print $6}' $TRIAGE/ranking)"
 diag "$(cat $TRIAGE/ranking | tr '\t' ' ')"
 
 push pusher user_t "$cg" 36
@@ -32,6 +32,6 @@ check_eq "decisions records it as killed in a memcg" "killed memcg" \
 	"$(decision_for batch outcome) $(decision_for batch scope)"
 check_eq "stats counts the sacrifice" 1 "$(sed -n 's/^sacrificed //p' $TRIAGE/stats)"
 nap 0.5
-check "an AUDIT_TRIAGE (1430) record names the victim" sh -c \
-	"dmesg | grep 'type=1430' | grep -q 'pid=$(pid_of batch) .*verdict=sacrifice.*outcome=killed'"
+check "an AUDIT_TRIAGE_DECISION (1423) record names the victim" sh -c \
+	"dmesg | grep 'type=1423' | grep -q 'enforcing=1 scope=memcg opid=$(pid_of batch) ocomm=\"tr-hog\" obj=.*verdict=sacrifice.*outcome=killed'"
 stop_all

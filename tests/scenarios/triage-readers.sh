@@ -1,0 +1,43 @@
+# Nobody unprivileged reads who is protected or forges what the admin
+# reads: every interface file but mode needs CAP_MAC_ADMIN, asked by the
+# kernel itself (the files are world-readable, so file modes do not
+# refuse first), for uid 1000 and for root without CAP_MAC_ADMIN; a task
+# that names itself with tabs and newlines is one escaped row.
+# mem: 256M
+# plan: 13
+CAP_MAC_ADMIN=33
+echo "triage classic" >/proc/sys/vm/oom_policy
+check "policy loads" load_policy "protect type=protected_t
+sacrifice type=batch_t"
+hash=$(sed -n 's/^policy_hash //p' $TRIAGE/stats)
+for f in ranking decisions policy stats; do
+	if tr-asuser 1000 cat $TRIAGE/$f >/dev/null 2>/tmp/u.err; then
+		tap_fail "uid 1000 cannot read $f"
+	else
+		check "uid 1000 cannot read $f (EPERM, not a file mode)" grep -q "Operation not permitted" /tmp/u.err
+	fi
+done
+check "root without CAP_MAC_ADMIN cannot read ranking" sh -c \
+	"! tr-asuser --drop-cap $CAP_MAC_ADMIN cat $TRIAGE/ranking >/dev/null 2>&1"
+printf 'mode enforce\nsacrifice type=web_t\n' >/tmp/p2
+check "root without CAP_MAC_ADMIN cannot load a policy" sh -c \
+	"! tr-asuser --drop-cap $CAP_MAC_ADMIN dd if=/tmp/p2 of=$TRIAGE/policy bs=64k 2>/dev/null"
+check "root without CAP_MAC_ADMIN cannot switch the mode" sh -c \
+	"! tr-asuser --drop-cap $CAP_MAC_ADMIN sh -c 'echo permissive >$TRIAGE/mode' 2>/dev/null"
+check_eq "the policy and the mode in force are unchanged" "$hash enforce" \
+	"$(sed -n 's/^policy_hash //p' $TRIAGE/stats) $(cat $TRIAGE/mode)"
+check_eq "mode stays readable by anybody" enforce "$(tr-asuser 1000 cat $TRIAGE/mode)"
+
+# a batch_t task names itself so that a naive reader would see a row for pid 999
+cg=$(memcg forge 64M)
+start forger batch_t "$cg" sh -c 'printf "x\n9\t999\t9\tsac" >/proc/self/comm; tr-hog --mib 8 --ready /run/forger.ready; sleep 100'
+waitfile 30000 /run/forger.ready
+sleep 1
+check_eq_empty "ranking has no row for the forged pid 999" \
+	"$(awk -F'\t' '$2 == 999' $TRIAGE/ranking)"
+check_eq "ranking shows the forged name once, escaped" 'x\0129\011999\0119\011sac' \
+	"$(awk -F'\t' '$9 ~ /^x/ {print $9}' $TRIAGE/ranking)"
+check_eq_empty "every ranking row has nine columns" \
+	"$(awk -F'\t' 'NF != 9' $TRIAGE/ranking)"
+diag "$(cat $TRIAGE/ranking | tr '\t' ' ')"
+stop_all
