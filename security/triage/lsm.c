@@ -52,6 +52,9 @@ static DEFINE_MUTEX(triage_load_mutex);
 static u16 triage_generation;
 static int triage_mode = TRIAGE_MODE_ENFORCE;
 
+#define TRIAGE_FALLBACK_PANIC_MESSAGE \
+	"oom policy triage: every OOM candidate is protected (fallback panic)"
+
 /* Between the triage OOM policy's select and notify, under oom_lock */
 static enum triage_outcome triage_pending_outcome;
 static int triage_group_rule = TRIAGE_RULE_NONE;
@@ -112,6 +115,11 @@ static u64 triage_slot(u32 secid, int rule)
 	       secid;
 }
 
+static int triage_slot_rule(u64 slot)
+{
+	return (int)((slot >> TRIAGE_SLOT_RULE_SHIFT) & TRIAGE_SLOT_RULE_MASK) - 1;
+}
+
 /* The rule of @secid in @t, TRIAGE_RULE_NONE, or TRIAGE_RULE_MISS */
 static int triage_table_lookup(const struct triage_table *t, u32 secid)
 {
@@ -123,8 +131,7 @@ static int triage_table_lookup(const struct triage_table *t, u32 secid)
 		if (!slot)
 			break;
 		if ((u32)slot == secid)
-			return (int)((slot >> TRIAGE_SLOT_RULE_SHIFT) &
-				     TRIAGE_SLOT_RULE_MASK) - 1;
+			return triage_slot_rule(slot);
 	}
 	return TRIAGE_RULE_MISS;
 }
@@ -314,8 +321,7 @@ static bool triage_learn_secid(u32 secid)
 		for (i = 0; i <= t->mask; i++)
 			if (t->slots[i])
 				triage_table_insert(bigger, (u32)t->slots[i],
-					(int)((t->slots[i] >> TRIAGE_SLOT_RULE_SHIFT) &
-					      TRIAGE_SLOT_RULE_MASK) - 1);
+						    triage_slot_rule(t->slots[i]));
 		triage_table_insert(bigger, secid, rule);
 		rcu_assign_pointer(((struct triage_loaded *)l)->table, bigger);
 		call_rcu(&t->rcu, triage_table_free_rcu);
@@ -549,9 +555,9 @@ static void triage_audit_status(int mode, int old_mode)
 int triage_load_policy(const char *text, size_t len)
 {
 	struct triage_parse_error err = {};
+	struct triage_table *table, *old_table;
 	struct triage_loaded *l, *old;
 	struct triage_policy *policy;
-	struct triage_table *table;
 	int rc, old_mode;
 	u64 old_hash;
 
@@ -575,9 +581,9 @@ int triage_load_policy(const char *text, size_t len)
 	old = rcu_dereference_protected(triage_active,
 					lockdep_is_held(&triage_load_mutex));
 	old_hash = old ? old->hash : 0;
-	table = triage_table_build(l, old ? rcu_dereference_protected(old->table,
-					lockdep_is_held(&triage_load_mutex)) : NULL,
-				   &rc);
+	old_table = old ? rcu_dereference_protected(old->table,
+			lockdep_is_held(&triage_load_mutex)) : NULL;
+	table = triage_table_build(l, old_table, &rc);
 	if (!table) {
 		mutex_unlock(&triage_load_mutex);
 		triage_loaded_free(l);
@@ -897,7 +903,7 @@ static enum oom_policy_result triage_oom_policy_select(struct oom_control *oc)
 	if (res == OOM_POLICY_PASS && oc->nr_protected) {
 		atomic_long_inc(&triage_counters.fallbacks);
 		if (l->policy->fallback == TRIAGE_FALLBACK_PANIC)
-			oom_policy_panic(oc, "oom policy triage: every OOM candidate is protected (fallback panic)");
+			oom_policy_panic(oc, TRIAGE_FALLBACK_PANIC_MESSAGE);
 		/* not a system-wide OOM, or not panic: the least protected */
 		res = oom_select_least_protected(oc);
 		triage_pending_outcome =

@@ -9,7 +9,7 @@
 # survive a replacement of the profiles, which AppArmor announces to no one.
 # append: lsm=capability,apparmor,triage
 # mem: 256M
-# plan: 23
+# plan: 24
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
 	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $8, $6, $7}' $TRIAGE/ranking
@@ -58,12 +58,19 @@ stop_all
 cg=$(memcg apparmor-replaced 96M)
 hog database2 @protected_job "$cg" 40
 hog web2 @web_job "$cg" 16
+# a task that keeps working: AppArmor moves it to the replaced profile's
+# new label at its next file open, through new credentials
+start worker @protected_job "$cg" sh -c 'while :; do : </proc/self/status; sleep 0.1; done'
+nap 1
 check "the profiles are replaced" sh -c \
 	'dd if=/etc/apparmor/triage-test.bin of=/sys/kernel/security/apparmor/.replace bs=8M 2>/dev/null'
 hog batch2 @batch_job "$cg" 8
 diag "after the replacement: $(tr '\t' ' ' <$TRIAGE/ranking)"
 check_eq "ranking: the database started before the replacement is still protected" \
 	"protected_job protect 1" "$(ranked database2)"
+nap 1
+check_eq "ranking: a protected task that worked after the replacement is still protected" \
+	"protected_job protect 1" "$(ranked worker)"
 check_eq "ranking: a batch job started after it is sacrificed first" \
 	"$(pid_of batch2)" "$(ranked_first)"
 dmesg -c >/dev/null

@@ -1,18 +1,31 @@
-# Reloading the SELinux policy (LSM_POLICY_CHANGE) re-resolves every
-# task's verdict: no misses, and the next OOM still follows the labels.
+# The verdict follows what a label means after an SELinux policy reload
+# (LSM_POLICY_CHANGE): reloading the same policy changes nothing; a
+# policy without batch_t turns the running batch task's context invalid
+# (SELinux shows it unlabeled) and its sacrifice verdict goes; the
+# original policy brings both back; the next OOM follows the labels.
 # mem: 256M
-# plan: 7
+# plan: 12
 echo "triage classic" >/proc/sys/vm/oom_policy
 check "policy loads" load_policy "protect type=protected_t
 sacrifice type=batch_t"
 cg=$(memcg reload 80M)
 hog db protected_t "$cg" 36
 hog batch batch_t "$cg" 8
-check "SELinux policy reloaded" dd if=/etc/selinux/triage-test.bin of=/sys/fs/selinux/load bs=8M
+# verdict_of NAME: the verdict and rule columns of NAME's ranking row
+verdict_of() { awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $6, $7}' $TRIAGE/ranking; }
+check "SELinux policy reloaded (same policy)" dd if=/etc/selinux/triage-test.bin of=/sys/fs/selinux/load bs=8M
 check "the kernel logged the SELinux reload" sh -c 'dmesg | grep -q "type=1403"'
-check_eq "ranking still puts batch first" "$(pid_of batch)" "$(ranked_first)"
+check_eq "same policy: batch is still sacrificed by rule 2" "sacrifice 2" "$(verdict_of batch)"
+
+check "a policy without batch_t loads" dd if=/etc/selinux/triage-test-nobatch.bin of=/sys/fs/selinux/load bs=8M
+diag "batch's context now: $(cat /proc/$(pid_of batch)/attr/current 2>&1)"
+check_eq "without batch_t: batch's verdict is gone" "none -" "$(verdict_of batch)"
+check_eq "without batch_t: the database is still protected" "protect 1" "$(verdict_of db)"
+
+check "the original policy loads again" dd if=/etc/selinux/triage-test.bin of=/sys/fs/selinux/load bs=8M
+check_eq "batch_t back: batch is sacrificed again" "sacrifice 2" "$(verdict_of batch)"
 push pusher user_t "$cg" 40
-check_eq "batch was sacrificed after the reload" killed:9 "$(status batch)"
+check_eq "batch was sacrificed after the reloads" killed:9 "$(status batch)"
 check "db survived" alive db
 check_eq "no label misses" 0 "$(sed -n 's/^label_misses //p' $TRIAGE/stats)"
 stop_all
