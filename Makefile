@@ -18,7 +18,7 @@ DEBUG_SCENARIOS ?= $(filter chain-% triage-% storm stacking-no-major edge-exitin
 export SCENARIOS DEBUG_SCENARIOS
 
 .PHONY: all deps kernel debug-kernel initramfs userspace patches demo check bench fuzz clean distclean \
-	deb kernel-deb system-image
+	deb kernel-deb system-image mutants
 
 all: kernel initramfs userspace
 
@@ -59,6 +59,15 @@ bench: deps initramfs
 	@scripts/kernel-tree
 	@scripts/kernel-build bench base bench
 	@VERBOSE=1 tests/qemu/run --kernel $(BUILD)/obj/bench/arch/x86/boot/bzImage bench-triage
+
+# mutation testing of the kernel side (not part of make check): each mutant of
+# tests/mutants/list is applied to a private copy of build/linux, built
+# incrementally in build/mutants/obj and booted on the scenarios expected to
+# kill it; ends "mutants: K of N killed" (MUTANTS=id1,id2 for a subset;
+# see docs/testing.md)
+mutants: deps initramfs
+	@scripts/kernel-tree
+	@scripts/mutants
 
 # a long fuzzing run of the policy parser: FUZZ_TIME seconds (default 1 h)
 FUZZ_TIME ?= 3600
