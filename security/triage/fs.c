@@ -197,8 +197,6 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 	unsigned int i, rules;
 	char *text;
 
-	if (!capable(CAP_MAC_ADMIN))
-		return -EPERM;
 	rcu_read_lock();
 	l = rcu_dereference(triage_active);
 	rules = l ? l->policy->nr_rules : 0;

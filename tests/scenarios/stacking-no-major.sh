@@ -43,7 +43,7 @@ cg=$(memcg nomajor-all 48M)
 hog big2 - "$cg" 24
 hog small2 - "$cg" 8
 check_eq_empty "ranking: every task protected" \
-	"$(awk -F'\t' 'NR > 1 && $4 != "protect"' $TRIAGE/ranking)"
+	"$(awk -F'\t' 'NR > 1 && $6 != "protect"' $TRIAGE/ranking)"
 dmesg -c >/dev/null
 push pusher2 - "$cg" 30
 check_eq "all protected: the fallback kills the largest" "$(pid_of big2)" "$(first_victim)"

@@ -9,7 +9,7 @@
 # The count can be lowered on the kernel command line (storm_ooms=N).
 # mem: 256M
 # plan: 30
-# timeout: 420
+# timeout: 720
 N=${storm_ooms:-1000}
 EVERY=${storm_global_every:-100}
 S=/run/storm

@@ -1,5 +1,6 @@
 # Nobody unprivileged reads who is protected or forges what the admin
-# reads: every interface file but mode needs CAP_MAC_ADMIN, asked by the
+# reads: every interface file but mode and stats (counters, no task or
+# label) needs CAP_MAC_ADMIN, asked by the
 # kernel itself (the files are world-readable, so file modes do not
 # refuse first), for uid 1000 and for root without CAP_MAC_ADMIN; a task
 # that names itself with tabs and newlines is one escaped row.
@@ -10,7 +11,7 @@ echo "triage classic" >/proc/sys/vm/oom_policy
 check "policy loads" load_policy "protect type=protected_t
 sacrifice type=batch_t"
 hash=$(sed -n 's/^policy_hash //p' $TRIAGE/stats)
-for f in ranking decisions policy stats; do
+for f in ranking decisions policy load_error; do
 	if tr-asuser 1000 cat $TRIAGE/$f >/dev/null 2>/tmp/u.err; then
 		tap_fail "uid 1000 cannot read $f"
 	else
