@@ -1,11 +1,16 @@
 # sacrifice ... group: when one task of the domain is chosen, every task
-# of that domain in the OOM's scope dies with it; other domains live.
+# of that domain in the OOM's scope dies with it, each through the OOM
+# killer's own kill path (a kill line each, counted in memory.events);
+# other domains live, and so does the domain outside the OOM's scope.
+# The same in a global OOM.
 # mem: 256M
-# plan: 9
+# plan: 15
 echo "triage classic" >/proc/sys/vm/oom_policy
 check "group policy loads" load_policy "protect type=protected_t
 sacrifice type=batch_t group"
 cg=$(memcg group 96M)
+outside=$(memcg group-outside 200M)
+hog b4 batch_t "$outside" 6
 hog db protected_t "$cg" 30
 hog b1 batch_t "$cg" 6
 hog b2 batch_t "$cg" 6
@@ -16,9 +21,24 @@ for b in b1 b2 b3; do
 	check_eq "$b (batch_t) died with its group" killed:9 "$(status $b)"
 done
 check "db (protected_t) survived" alive db
+check "b4 (batch_t, another memory cgroup) survived: outside the OOM's scope" alive b4
+check_eq "every member has the OOM killer's kill line" 3 \
+	"$(dmesg | grep -cE "Killed process ($(pid_of b1)|$(pid_of b2)|$(pid_of b3)) ")"
+check "memory.events counts the group's kills" [ "$(memcg_event "$cg" oom_kill)" -ge 3 ]
 check "web (web_t) survived" alive web
 check "the first OOM victim was one of the group" sh -c "echo \" $(pid_of b1) $(pid_of b2) $(pid_of b3) \" | grep -q \" $(first_victim) \""
 check_eq "stats counts two group kills" 2 "$(sed -n 's/^group_kills //p' $TRIAGE/stats)"
 check_eq "decisions lists the group kills" 2 \
 	"$(awk -F'\t' '$9 == "group-killed"' $TRIAGE/decisions | wc -l | tr -d ' ')"
+stop_all
+
+# a global OOM: the group is every batch_t task the allocation may use
+dmesg -c >/dev/null
+hog g1 batch_t /sys/fs/cgroup 8
+hog g2 batch_t /sys/fs/cgroup 8
+start runaway user_t /sys/fs/cgroup tr-hog --mib 400 --step-mib 4 --step-ms 20
+check_eq "global OOM: g1 died" killed:9 "$(status g1)"
+check_eq "global OOM: g2 died with it" killed:9 "$(status g2)"
+check_eq "global OOM: both have a kill line" 2 \
+	"$(dmesg | grep -cE "Out of memory.*Killed process ($(pid_of g1)|$(pid_of g2)) ")"
 stop_all
