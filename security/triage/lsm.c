@@ -497,6 +497,19 @@ static void triage_set_error(const char *fmt, ...)
 	spin_unlock(&triage_error_lock);
 }
 
+/* The hash of the policy in force, 0 when none */
+static u64 triage_active_hash(void)
+{
+	const struct triage_loaded *l;
+	u64 hash;
+
+	rcu_read_lock();
+	l = rcu_dereference(triage_active);
+	hash = l ? l->hash : 0;
+	rcu_read_unlock();
+	return hash;
+}
+
 /* An AUDIT_TRIAGE_POLICY_LOAD record: who loaded what, replacing what */
 static void triage_audit_load(const struct triage_loaded *l, u64 old_hash,
 			      const char *error)
@@ -563,17 +576,20 @@ int triage_load_policy(const char *text, size_t len)
 
 	rc = triage_policy_parse(text, len, &policy, &err);
 	if (rc) {
-		triage_set_error("%u:%u: %s", err.line, err.column, err.reason);
-		pr_warn("policy rejected: %u:%u: %s\n", err.line, err.column,
-			err.reason);
-		triage_audit_load(NULL, 0, triage_last_error);
+		char why[sizeof(triage_last_error)];
+
+		snprintf(why, sizeof(why), "%u:%u: %s", err.line, err.column,
+			 err.reason);
+		triage_set_error("%s", why);
+		pr_warn("policy rejected: %s\n", why);
+		triage_audit_load(NULL, triage_active_hash(), why);
 		return rc;
 	}
 	l = triage_loaded_new(policy);
 	if (!l) {
 		triage_policy_free(policy);
 		triage_set_error("0:0: out of memory");
-		triage_audit_load(NULL, 0, "out of memory");
+		triage_audit_load(NULL, triage_active_hash(), "out of memory");
 		return -ENOMEM;
 	}
 

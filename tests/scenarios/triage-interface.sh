@@ -2,7 +2,7 @@
 # and reason, and the old policy keeps deciding; only CAP_MAC_ADMIN may
 # write; mode switches.
 # mem: 256M
-# plan: 13
+# plan: 17
 check "a good policy loads" load_policy "protect type=protected_t"
 hash=$(sed -n 's/^policy_hash //p' $TRIAGE/stats)
 if load_policy "protect type=protected_t
@@ -24,3 +24,12 @@ echo permissive >$TRIAGE/mode
 check_eq "mode switches to permissive" permissive "$(cat $TRIAGE/mode)"
 if echo bogus >$TRIAGE/mode 2>/dev/null; then tap_fail "a bad mode is refused"; else tap_ok "a bad mode is refused"; fi
 check_eq "mode stays permissive" permissive "$(cat $TRIAGE/mode)"
+# audit: loads, refusals and switches of enforcement have records of their own
+sleep 0.5
+check "AUDIT_TRIAGE_POLICY_LOAD (1424) for the accepted load, res=1" sh -c \
+	"dmesg | grep 'type=1424' | grep -q 'policy_hash=$hash .*res=1'"
+check "AUDIT_TRIAGE_POLICY_LOAD (1424) for the refused load, res=0 with the error" sh -c \
+	"dmesg | grep 'type=1424' | grep -q 'policy_hash=? .*old_policy_hash=$hash .*error=.*res=0'"
+check "AUDIT_TRIAGE_STATUS (1425) when protection was switched off" sh -c \
+	"dmesg | grep 'type=1425' | grep -q 'enforcing=0 old_enforcing=1'"
+check_eq "stats: no audit record dropped" 0 "$(sed -n 's/^audit_drops //p' $TRIAGE/stats)"
