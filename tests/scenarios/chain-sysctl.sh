@@ -1,7 +1,7 @@
 # vm.oom_policy: the default, valid orders, and bad writes that are
 # refused with the old order kept; a change takes effect on the next OOM.
 # mem: 256M
-# plan: 16
+# plan: 20
 P=/proc/sys/vm/oom_policy
 check_eq "the default chain is classic" classic "$(cat $P)"
 check "an order naming known policies is accepted" sh -c "echo 'blame-parent classic' >$P"
@@ -37,4 +37,30 @@ push pusher2 user_t "$cg" 24
 nap 0.3
 check "enforce, switched at run time: the protected db survives" alive db2
 check "and a smaller task died instead" sh -c "[ \"$(status_now other2)\" = killed:9 ] || [ \"$(status_now pusher2)\" = killed:9 ]"
+stop_all
+
+# switching the chain itself between two OOMs: with a group rule, classic
+# alone kills one batch task (the verdict comes from the hook, the group
+# from the triage OOM policy); with triage first the whole group dies
+load_policy "protect type=protected_t
+sacrifice type=batch_t group" >/dev/null
+echo classic >$P
+cg=$(memcg chain1 64M)
+hog db3 protected_t "$cg" 30
+hog b1 batch_t "$cg" 8
+hog b2 batch_t "$cg" 8
+push pusher3 user_t "$cg" 22
+nap 0.5
+check_eq "chain classic: one batch task died, the other lives" "1 1" \
+	"$( (status_now b1; status_now b2) | grep -c killed:9) $( (alive b1 && echo x; alive b2 && echo x) | grep -c x)"
+stop_all
+echo "triage classic" >$P
+check_eq "the chain switched at run time" "triage classic" "$(cat $P)"
+cg=$(memcg chain2 64M)
+hog db4 protected_t "$cg" 30
+hog b3 batch_t "$cg" 8
+hog b4 batch_t "$cg" 8
+push pusher4 user_t "$cg" 22
+check_eq "chain triage classic: the whole group died" "killed:9 killed:9" "$(status b3) $(status b4)"
+check "the protected database lived through both" sh -c "kill -0 $(pid_of db4)"
 stop_all

@@ -1,0 +1,21 @@
+# vm.panic_on_oom acts before every OOM policy: with panic_on_oom=1 and a
+# triage policy first in the chain, a memory cgroup OOM is decided by the
+# labels (panic_on_oom=1 ignores memcg OOMs), and a system-wide OOM
+# panics with panic_on_oom's message whatever triage would have chosen.
+# mem: 256M
+# plan: 4
+# expect-panic: panic_on_oom is enabled
+echo "triage classic" >/proc/sys/vm/oom_policy
+check "policy loads" load_policy "protect type=protected_t
+sacrifice type=batch_t"
+echo 1 >/proc/sys/vm/panic_on_oom
+cg=$(memcg pooom 64M)
+hog db protected_t "$cg" 30
+hog batch batch_t "$cg" 8
+push pusher user_t "$cg" 40
+check_eq "memcg OOM: the labels decided (batch sacrificed)" killed:9 "$(status batch)"
+check "memcg OOM: the protected database survived" alive db
+check "memcg OOM: no panic" sh -c '! dmesg | grep -q "panic_on_oom"'
+start global user_t /sys/fs/cgroup tr-hog --mib 400 --step-mib 4 --step-ms 20
+nap 60
+tap_fail "the system-wide OOM should have panicked (panic_on_oom=1)"
