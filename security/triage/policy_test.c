@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -342,12 +343,80 @@ static void triage_match_test(struct kunit *test)
 			   "sacrifice");
 }
 
+
+/*
+ * security_oom_select() combines the LSMs' answers the same way whatever
+ * their order: three answers (a sacrifice at rank 7 with +600, a protect
+ * vote through -EPERM, an adjustment of +700) and three without protection,
+ * folded in all six orders.
+ */
+static void triage_fold_all(struct kunit *test,
+			    const struct oom_select_verdict *answers,
+			    const int *rcs, const struct oom_select_verdict *want)
+{
+	static const int orders[6][3] = {
+		{ 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
+		{ 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 },
+	};
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(orders); i++) {
+		struct oom_select_verdict acc = {};
+		long adj = 0;
+
+		for (j = 0; j < 3; j++)
+			security_oom_select_fold(&acc, &adj, rcs[orders[i][j]],
+						 &answers[orders[i][j]]);
+		security_oom_select_finish(&acc, adj);
+		KUNIT_EXPECT_EQ(test, acc.protect, want->protect);
+		KUNIT_EXPECT_EQ(test, acc.sacrifice, want->sacrifice);
+		KUNIT_EXPECT_EQ(test, acc.rank, want->rank);
+		KUNIT_EXPECT_EQ(test, acc.adj, want->adj);
+		KUNIT_EXPECT_EQ(test, acc.override_score_adj,
+				want->override_score_adj);
+	}
+}
+
+static void triage_oom_select_combine_test(struct kunit *test)
+{
+	const struct oom_select_verdict protected[3] = {
+		{ .sacrifice = true, .rank = 7, .adj = 600,
+		  .override_score_adj = true },
+		{ .sacrifice = true, .rank = 900 },	/* with -EPERM: ignored */
+		{ .adj = 700 },
+	};
+	const int protected_rcs[3] = { 0, -EPERM, 0 };
+	const struct oom_select_verdict protected_want = { .protect = true,
+							   .adj = 1000 };
+	const struct oom_select_verdict ranked[3] = {
+		{ .sacrifice = true, .rank = 7, .adj = -600 },
+		{ .rank = 900, .adj = -700 },	/* not sacrificing: no rank */
+		{ .sacrifice = true, .rank = 3, .adj = 2000,
+		  .override_score_adj = true },
+	};
+	const int ranked_rcs[3] = { 0, 0, 0 };
+	const struct oom_select_verdict ranked_want = { .sacrifice = true,
+		.rank = 7, .adj = -300, .override_score_adj = true };
+	const struct oom_select_verdict failed[3] = {
+		{ .protect = true },	/* with -EINVAL: ignored */
+		{ .adj = 1500 },
+		{ .adj = -400 },
+	};
+	const int failed_rcs[3] = { -EINVAL, 0, 0 };
+	const struct oom_select_verdict failed_want = { .adj = 600 };
+
+	triage_fold_all(test, protected, protected_rcs, &protected_want);
+	triage_fold_all(test, ranked, ranked_rcs, &ranked_want);
+	triage_fold_all(test, failed, failed_rcs, &failed_want);
+}
+
 static struct kunit_case triage_policy_test_cases[] = {
 	KUNIT_CASE_PARAM(triage_parse_good_test, triage_good_gen_params),
 	KUNIT_CASE_PARAM(triage_parse_bad_test, triage_bad_gen_params),
 	KUNIT_CASE(triage_limits_test),
 	KUNIT_CASE(triage_glob_test),
 	KUNIT_CASE(triage_match_test),
+	KUNIT_CASE(triage_oom_select_combine_test),
 	{ }
 };
 
