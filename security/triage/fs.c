@@ -210,11 +210,13 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 	l = rcu_dereference(triage_active);
 	len = scnprintf(text, size,
 			"policy_generation %u\npolicy_hash %016llx\n"
-			"policy_load_time %lld\npolicy_rules %u\nmode %s\n",
+			"policy_load_time %lld\npolicy_rules %u\nmode %s\n"
+			"oom_select_hook %s\n",
 			l ? l->generation : 0, l ? l->hash : 0,
 			l ? (long long)l->load_time : 0LL,
 			l ? l->policy->nr_rules : 0,
-			triage_mode_name(triage_get_mode()));
+			triage_mode_name(triage_get_mode()),
+			security_oom_select_wanted() ? "on" : "off");
 	len += scnprintf(text + len, size - len,
 			 "oom_events %ld\nprotected_skipped %ld\nsacrificed %ld\n"
 			 "adjusted %ld\nlabel_misses %ld\nfallbacks %ld\ngroup_kills %ld\n"

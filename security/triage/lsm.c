@@ -553,6 +553,18 @@ static void triage_audit_status(int mode, int old_mode)
 	audit_log_end(ab);
 }
 
+/*
+ * The OOM killer asks the LSMs only while one of them has a policy that can
+ * give a verdict: keep triage's share of that count right as policies
+ * replace each other.  The key goes on before a policy with rules is
+ * published and off after a policy without rules is, so that an OOM under
+ * the key always meets one policy whole.  Under triage_load_mutex.
+ */
+static bool triage_has_rules(const struct triage_loaded *l)
+{
+	return l && l->policy->nr_rules;
+}
+
 /**
  * triage_load_policy - parse a policy and put it in force
  * @text: the policy text
@@ -610,12 +622,16 @@ int triage_load_policy(const char *text, size_t len)
 	}
 	rcu_assign_pointer(l->table, table);
 	l->generation = ++triage_generation;
+	if (triage_has_rules(l) && !triage_has_rules(old))
+		security_oom_select_enable();
 	/* an OOM sees the old policy or the new one, never a mix */
 	mutex_lock(&oom_lock);
 	rcu_replace_pointer(triage_active, l, lockdep_is_held(&oom_lock));
 	old_mode = triage_mode;
 	WRITE_ONCE(triage_mode, policy->mode);
 	mutex_unlock(&oom_lock);
+	if (triage_has_rules(old) && !triage_has_rules(l))
+		security_oom_select_disable();
 	mutex_unlock(&triage_load_mutex);
 
 	triage_set_error("%s", "");
@@ -1179,11 +1195,12 @@ static int triage_u64_cmp(const void *a, const void *b)
  * @rounds: selections of each kind, alternated so that both see the same
  *	system (at most 64)
  * @on_ns: median time of a selection under the policy in force
- * @off_ns: median time of a selection with no triage policy in force
+ * @off_ns: median time of a selection on the stock path, no LSM asked
  *
  * Runs the classic selection over every task as a global OOM would, under
- * oom_lock, without killing anything; for the "off" rounds the policy is
- * withdrawn and put back under oom_lock.  A benchmark, not a test.
+ * oom_lock, without killing anything; for the "off" rounds triage's share
+ * of the oom_select key is dropped, so that unless another LSM holds it
+ * they time the stock code.  A benchmark, not a test.
  *
  * Return: the number of processes seen.
  */
@@ -1195,18 +1212,29 @@ unsigned int triage_bench_selection(unsigned int rounds, u64 *on_ns,
 	u64 on[64], off[64];
 	struct task_struct *p;
 	unsigned int i, tasks = 0;
+	bool keyed;
 
 	rounds = clamp(rounds, 1U, 64U);
 	oc.totalpages = totalram_pages() + total_swap_pages;
-	mutex_lock(&oom_lock);
-	l = rcu_dereference_protected(triage_active, lockdep_is_held(&oom_lock));
+	/* no load may change triage's share of the key meanwhile */
+	mutex_lock(&triage_load_mutex);
+	l = rcu_dereference_protected(triage_active,
+				      lockdep_is_held(&triage_load_mutex));
+	keyed = triage_has_rules(l);
 	for (i = 0; i < rounds; i++) {
+		mutex_lock(&oom_lock);
 		on[i] = triage_bench_once(&oc);
-		rcu_assign_pointer(triage_active, NULL);
+		mutex_unlock(&oom_lock);
+		/* "off" is the stock OOM path, where no LSM is asked */
+		if (keyed)
+			security_oom_select_disable();
+		mutex_lock(&oom_lock);
 		off[i] = triage_bench_once(&oc);
-		rcu_assign_pointer(triage_active, l);
+		mutex_unlock(&oom_lock);
+		if (keyed)
+			security_oom_select_enable();
 	}
-	mutex_unlock(&oom_lock);
+	mutex_unlock(&triage_load_mutex);
 
 	sort(on, rounds, sizeof(u64), triage_u64_cmp, NULL);
 	sort(off, rounds, sizeof(u64), triage_u64_cmp, NULL);

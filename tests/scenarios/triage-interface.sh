@@ -2,8 +2,14 @@
 # and reason, and the old policy keeps deciding; only CAP_MAC_ADMIN may
 # write; mode switches.
 # mem: 256M
-# plan: 17
+# plan: 20
+# the OOM killer asks the LSMs only while a policy can give a verdict
+check_eq "no policy yet: the oom_select hook is off" off "$(sed -n 's/^oom_select_hook //p' $TRIAGE/stats)"
 check "a good policy loads" load_policy "protect type=protected_t"
+check_eq "a policy with a rule turns the hook on" on "$(sed -n 's/^oom_select_hook //p' $TRIAGE/stats)"
+load_policy "mode enforce" >/dev/null
+check_eq "a policy with no rule turns it off again" off "$(sed -n 's/^oom_select_hook //p' $TRIAGE/stats)"
+load_policy "protect type=protected_t" >/dev/null
 hash=$(sed -n 's/^policy_hash //p' $TRIAGE/stats)
 if load_policy "protect type=protected_t
 protec type=web_t"; then tap_fail "a malformed policy is rejected"; else tap_ok "a malformed policy is rejected"; fi

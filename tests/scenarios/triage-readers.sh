@@ -5,7 +5,7 @@
 # refuse first), for uid 1000 and for root without CAP_MAC_ADMIN; a task
 # that names itself with tabs and newlines is one escaped row.
 # mem: 256M
-# plan: 13
+# plan: 14
 CAP_MAC_ADMIN=33
 echo "triage classic" >/proc/sys/vm/oom_policy
 check "policy loads" load_policy "protect type=protected_t
@@ -25,6 +25,8 @@ check "root without CAP_MAC_ADMIN cannot load a policy" sh -c \
 	"! tr-asuser --drop-cap $CAP_MAC_ADMIN dd if=/tmp/p2 of=$TRIAGE/policy bs=64k 2>/dev/null"
 check "root without CAP_MAC_ADMIN cannot switch the mode" sh -c \
 	"! tr-asuser --drop-cap $CAP_MAC_ADMIN sh -c 'echo permissive >$TRIAGE/mode' 2>/dev/null"
+check "a policy fd root opened, written after dropping CAP_MAC_ADMIN, is refused" sh -c \
+	"exec 3>$TRIAGE/policy && ! tr-asuser --drop-cap $CAP_MAC_ADMIN dd if=/tmp/p2 bs=64k >&3 2>/dev/null"
 check_eq "the policy and the mode in force are unchanged" "$hash enforce" \
 	"$(sed -n 's/^policy_hash //p' $TRIAGE/stats) $(cat $TRIAGE/mode)"
 check_eq "mode stays readable by anybody" enforce "$(tr-asuser 1000 cat $TRIAGE/mode)"

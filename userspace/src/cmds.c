@@ -755,7 +755,8 @@ static bool tc_policy_key(const char *k)
 {
 	return !strcmp(k, "policy_generation") || !strcmp(k, "policy_hash") ||
 	       !strcmp(k, "policy_load_time") || !strcmp(k, "policy_rules") ||
-	       !strcmp(k, "mode") || !strcmp(k, "rule");
+	       !strcmp(k, "mode") || !strcmp(k, "rule") ||
+	       !strcmp(k, "oom_select_hook");
 }
 
 void tc_time_text(long long sec, char *buf, size_t n)
@@ -907,6 +908,9 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 		fprintf(f, ",\"triage_in_chain\":%s,\"mode\":",
 			in_chain ? "true" : "false");
 		tc_json_str(f, mode);
+		if (tc_stat(stats, "oom_select_hook", v, sizeof(v)))
+			fprintf(f, ",\"oom_select_hook\":%s",
+				strcmp(v, "on") ? "false" : "true");
 		fprintf(f, ",\"policy_loaded\":%s", loaded ? "true" : "false");
 		if (loaded) {
 			fputs(",\"policy_hash\":", f);
@@ -969,6 +973,10 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 			fprintf(f, "%-22s unknown (%s)\n", "OOM chain",
 				strerror(chain_errno));
 		fprintf(f, "%-22s %s\n", "mode", mode);
+		if (tc_stat(stats, "oom_select_hook", v, sizeof(v)))
+			fprintf(f, "%-22s %s\n", "oom_select hook",
+				strcmp(v, "on") ? "off: no LSM has a verdict to give, OOMs run the stock code" :
+				"on: the OOM killer asks the LSMs about every candidate");
 		if (loaded) {
 			if (tc_stat(stats, "policy_rules", v, sizeof(v)))
 				fprintf(f, "%-22s %s, %s rule%s, generation %s\n",

@@ -1,0 +1,60 @@
+# A loadable OOM policy: the sample module samples/oom_policy registers
+# "fastest-grower", which kills the task whose memory grew fastest since
+# it started.  Inserted and put in vm.oom_policy, it decides a real OOM
+# against the classic choice (the young grower, not the old and bigger
+# task), respects an LSM's protection, and is removed, and inserted and
+# removed again, while OOMs keep coming, with nothing left behind.
+# mem: 256M
+# timeout: 240
+# plan: 13
+P=/proc/sys/vm/oom_policy
+MOD=/lib/modules/triage/oom_fastest_grower.ko
+check "the sample policy module is in the guest" [ -f $MOD ]
+check "it loads" insmod $MOD
+check "vm.oom_policy accepts its policy" sh -c "echo 'fastest-grower classic' >$P"
+check_eq "and reads it back" "fastest-grower classic" "$(cat $P)"
+
+# old: 60 MiB held for 8 s or more (under 8 MiB/s); young: about 34 MiB
+# when the cgroup's 96 MiB run out, within its first seconds.  Classic
+# kills old, the biggest.
+cg=$(memcg grow 96M)
+hog old - "$cg" 60
+nap 8
+push young - "$cg" 40
+check_eq "the young fast grower is killed" killed:9 "$(status young)"
+check "the old and bigger task lives" alive old
+check "the kill names the module's policy and its reason" sh -c \
+	'dmesg | grep -q "oom policy fastest-grower: fastest grower, [0-9]* pages/s"'
+stop_all
+
+# a task an LSM protects is not the module's victim either
+check "a triage policy protecting protected_t loads" load_policy "protect type=protected_t"
+cg=$(memcg grow2 96M)
+hog old2 batch_t "$cg" 60
+nap 8
+push young2 protected_t "$cg" 40
+check "the protected young grower lives" alive young2
+check_eq "the old task is killed instead" killed:9 "$(status old2)"
+stop_all
+load_policy "mode enforce" >/dev/null
+
+# removal while OOMs race: a loop of tasks that each overrun a 32 MiB
+# cgroup, and the module removed, inserted again and removed under it
+cg=$(memcg race 32M)
+start looper - "$cg" sh -c 'while :; do tr-hog --mib 48 --step-mib 4 --step-ms 2 >/dev/null 2>&1; done'
+nap 2
+before=$(memcg_event "$cg" oom_kill)
+ok=1
+for round in 1 2 3; do
+	rmmod oom_fastest_grower || { diag "rmmod failed in round $round"; ok=0; }
+	nap 0.5
+	insmod $MOD || { diag "insmod failed in round $round"; ok=0; }
+	echo "fastest-grower classic" >$P || ok=0
+	nap 0.5
+done
+rmmod oom_fastest_grower || { diag "the last rmmod failed"; ok=0; }
+check_eq "the module was removed and inserted three times under OOMs" 1 "$ok"
+check_eq "removing it took its policy out of the chain" classic "$(cat $P)"
+nap 2
+check "OOMs went on meanwhile and after" [ "$(memcg_event "$cg" oom_kill)" -gt "$((before + 3))" ]
+stop_all
