@@ -2,12 +2,16 @@
 /*
  * triage: choose OOM victims by security label.
  *
- * Shared between the LSM core (lsm.c) and its securityfs interface (fs.c).
+ * Shared between the parts of the LSM: the hooks (lsm.c), the label table
+ * (label.c), policy loading (load.c), the OOM side (oom.c), decisions and
+ * audit (audit.c) and the securityfs interface (fs.c).
  */
 #ifndef _SECURITY_TRIAGE_TRIAGE_H
 #define _SECURITY_TRIAGE_TRIAGE_H
 
 #include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/oom_select.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/time64.h>
@@ -15,6 +19,8 @@
 
 #include "policy.h"
 
+struct oom_control;
+struct oom_policy;
 struct oom_select_verdict;
 
 /* Decisions kept for the decisions file, in a preallocated ring */
@@ -130,6 +136,47 @@ extern struct triage_loaded __rcu *triage_active;
 extern struct triage_counters triage_counters;
 extern const char *const triage_outcome_names[];
 extern bool triage_enabled;
+extern struct mutex triage_load_mutex;
+extern int triage_mode;
+extern struct oom_policy triage_oom_policy;
+
+/*
+ * Whether @l can give a verdict.  The OOM killer asks the LSMs only while
+ * one of them has such a policy: triage's share of that count (the
+ * oom_select static key) goes on before a policy with rules is published
+ * and off after a policy without rules is, so that an OOM under the key
+ * always meets one policy whole.
+ */
+static inline bool triage_has_rules(const struct triage_loaded *l)
+{
+	return l && l->policy->nr_rules;
+}
+
+/* label.c */
+u32 triage_cred_secid(const struct cred *cred);
+u32 triage_task_secid(struct task_struct *p);
+struct triage_table *triage_table_build(const struct triage_loaded *l,
+					const struct triage_table *prev,
+					int *errp);
+void triage_table_free_rcu(struct rcu_head *head);
+bool triage_learn_secid(u32 secid);
+void triage_learn_later(void);
+bool triage_label_missing(u32 secid);
+int triage_rule_of(const struct triage_loaded *l, struct task_struct *p);
+void triage_rebuild_table(void);
+
+/* audit.c */
+void triage_audit_load(const struct triage_loaded *l, u64 old_hash,
+		       const char *error);
+void triage_audit_status(int mode, int old_mode);
+void triage_record(const struct triage_loaded *l,
+		   const struct oom_control *oc, struct task_struct *victim,
+		   long points, enum triage_outcome outcome);
+
+/* oom.c */
+int triage_oom_select(struct task_struct *p, const struct oom_control *oc,
+		      enum oom_select_purpose purpose,
+		      struct oom_select_verdict *verdict);
 
 enum triage_mode triage_get_mode(void);
 void triage_set_mode(enum triage_mode mode);

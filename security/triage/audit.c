@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * triage: the record of decisions and the audit trail.
+ *
+ * Every OOM decision taken while a policy is loaded goes into a ring of
+ * TRIAGE_DECISIONS entries (the decisions file) and, from a worker, into
+ * an AUDIT_TRIAGE_DECISION record.  Policy loads and switches of
+ * enforcement have records of their own.
+ */
+
+#include <linux/audit.h>
+#include <linux/oom.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/timekeeping.h>
+#include <linux/workqueue.h>
+#include <uapi/linux/audit.h>
+
+#include "triage.h"
+
+static struct triage_decision triage_ring[TRIAGE_DECISIONS];
+static u64 triage_decision_seq;
+static u64 triage_audited_seq;
+static DEFINE_SPINLOCK(triage_ring_lock);
+
+/**
+ * triage_audit_load - an AUDIT_TRIAGE_POLICY_LOAD record
+ * @l: the policy put in force, or %NULL for a refused load
+ * @old_hash: the hash of the policy in force before (0: none)
+ * @error: why the load was refused, or %NULL
+ *
+ * Who loaded what, replacing what.  Process context.
+ */
+void triage_audit_load(const struct triage_loaded *l, u64 old_hash,
+		       const char *error)
+{
+	struct audit_buffer *ab;
+
+	ab = audit_log_start(audit_context(), GFP_KERNEL,
+			     AUDIT_TRIAGE_POLICY_LOAD);
+	if (!ab)
+		return;
+	if (l)
+		audit_log_format(ab, "policy_hash=%016llx policy_rules=%u policy_generation=%u",
+				 l->hash, l->policy->nr_rules, l->generation);
+	else
+		audit_log_format(ab, "policy_hash=? policy_rules=? policy_generation=?");
+	audit_log_format(ab, " old_policy_hash=%016llx auid=%u ses=%u",
+			 old_hash,
+			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
+			 audit_get_sessionid(current));
+	if (error) {
+		audit_log_format(ab, " error=");
+		audit_log_untrustedstring(ab, error);
+	}
+	audit_log_format(ab, " res=%d", !error);
+	audit_log_end(ab);
+}
+
+/**
+ * triage_audit_status - an AUDIT_TRIAGE_STATUS record
+ * @mode: the mode now
+ * @old_mode: the mode before
+ *
+ * Enforcement switched on or off.  Process context.
+ */
+void triage_audit_status(int mode, int old_mode)
+{
+	struct audit_buffer *ab;
+
+	ab = audit_log_start(audit_context(), GFP_KERNEL, AUDIT_TRIAGE_STATUS);
+	if (!ab)
+		return;
+	audit_log_format(ab, "enforcing=%d old_enforcing=%d auid=%u ses=%u res=1",
+			 mode == TRIAGE_MODE_ENFORCE,
+			 old_mode == TRIAGE_MODE_ENFORCE,
+			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
+			 audit_get_sessionid(current));
+	audit_log_end(ab);
+}
+
+static void triage_audit_workfn(struct work_struct *work);
+static DECLARE_WORK(triage_audit_work, triage_audit_workfn);
+
+/**
+ * triage_record - record an OOM decision
+ * @l: the policy in force
+ * @oc: the OOM
+ * @victim: the task killed, or that would be killed
+ * @points: its points
+ * @outcome: what happened to it
+ *
+ * The decision goes into the ring that the decisions file reads; its audit
+ * record is written later from a worker, as it allocates.  Under oom_lock,
+ * with memory exhausted: takes only a spinlock.
+ */
+void triage_record(const struct triage_loaded *l,
+		   const struct oom_control *oc, struct task_struct *victim,
+		   long points, enum triage_outcome outcome)
+{
+	struct triage_decision *d;
+	int rule;
+
+	rcu_read_lock();
+	rule = triage_rule_of(l, victim);
+	rcu_read_unlock();
+	spin_lock(&triage_ring_lock);
+	d = &triage_ring[triage_decision_seq % TRIAGE_DECISIONS];
+	d->seq = ++triage_decision_seq;
+	d->time_ns = ktime_get_real_ns();
+	d->points = points;
+	rcu_read_lock();
+	d->secid = triage_task_secid(victim);
+	rcu_read_unlock();
+	d->pid = task_tgid_nr(victim);
+	d->rule = rule < 0 ? -1 : rule;
+	d->verdict = rule < 0 ? TRIAGE_VERDICT_NONE :
+				l->policy->rules[rule].verdict;
+	d->mode = READ_ONCE(triage_mode);
+	d->outcome = outcome;
+	d->memcg = !!oc->memcg;
+	memcpy(d->comm, victim->comm, TASK_COMM_LEN);
+	d->comm[TASK_COMM_LEN - 1] = '\0';
+	spin_unlock(&triage_ring_lock);
+
+	if (rule >= 0)
+		atomic_long_inc(&l->hits[rule]);
+	if (d->verdict == TRIAGE_VERDICT_ADJUST)
+		atomic_long_inc(&triage_counters.adjusted);
+	if (d->verdict == TRIAGE_VERDICT_SACRIFICE &&
+	    outcome == TRIAGE_OUTCOME_KILLED)
+		atomic_long_inc(&triage_counters.sacrificed);
+	schedule_work(&triage_audit_work);
+}
+
+/**
+ * triage_copy_decisions - the recorded decisions, oldest first
+ * @out: room for @max decisions
+ * @max: at most this many are copied
+ *
+ * Return: the number of decisions copied.
+ */
+unsigned int triage_copy_decisions(struct triage_decision *out,
+				   unsigned int max)
+{
+	unsigned int n = 0;
+	u64 seq, first;
+
+	spin_lock(&triage_ring_lock);
+	first = triage_decision_seq > TRIAGE_DECISIONS ?
+		triage_decision_seq - TRIAGE_DECISIONS + 1 : 1;
+	for (seq = first; seq <= triage_decision_seq && n < max; seq++)
+		out[n++] = triage_ring[(seq - 1) % TRIAGE_DECISIONS];
+	spin_unlock(&triage_ring_lock);
+	return n;
+}
+
+const char *const triage_outcome_names[] = {
+	[TRIAGE_OUTCOME_KILLED] = "killed",
+	[TRIAGE_OUTCOME_WOULD_KILL] = "would-kill",
+	[TRIAGE_OUTCOME_FALLBACK_CLASSIC] = "fallback-classic",
+	[TRIAGE_OUTCOME_FALLBACK_LEAST_PROTECTED] = "fallback-least-protected",
+	[TRIAGE_OUTCOME_GROUP_KILLED] = "group-killed",
+};
+
+/*
+ * Audit records are allocations: they are written here, after the kill.
+ * A decision overwritten in the ring before it was audited, or whose
+ * record audit could not start, is counted in audit_drops.
+ */
+static void triage_audit_workfn(struct work_struct *work)
+{
+	struct triage_decision d;
+	struct audit_buffer *ab;
+	char *label;
+
+	for (;;) {
+		spin_lock(&triage_ring_lock);
+		if (triage_audited_seq + TRIAGE_DECISIONS < triage_decision_seq) {
+			atomic_long_add(triage_decision_seq - TRIAGE_DECISIONS -
+					triage_audited_seq,
+					&triage_counters.audit_drops);
+			triage_audited_seq = triage_decision_seq -
+					     TRIAGE_DECISIONS;
+		}
+		if (triage_audited_seq == triage_decision_seq) {
+			spin_unlock(&triage_ring_lock);
+			return;
+		}
+		d = triage_ring[triage_audited_seq++ % TRIAGE_DECISIONS];
+		spin_unlock(&triage_ring_lock);
+
+		ab = audit_log_start(NULL, GFP_KERNEL, AUDIT_TRIAGE_DECISION);
+		if (!ab) {
+			if (audit_enabled)
+				atomic_long_inc(&triage_counters.audit_drops);
+			continue;
+		}
+		label = triage_secid_label(d.secid);
+		audit_log_format(ab, "enforcing=%d scope=%s opid=%d ocomm=",
+				 d.mode == TRIAGE_MODE_ENFORCE,
+				 d.memcg ? "memcg" : "global", d.pid);
+		audit_log_untrustedstring(ab, d.comm);
+		audit_log_format(ab, " obj=");
+		audit_log_untrustedstring(ab, label ? label : "?");
+		audit_log_format(ab, " rule=%d verdict=%s points=%ld outcome=%s",
+				 d.rule + 1, triage_verdict_name(d.verdict),
+				 d.points, triage_outcome_names[d.outcome]);
+		audit_log_end(ab);
+		kfree(label);
+	}
+}

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * triage: the OOM side.
+ *
+ * The oom_select hook hands out the verdict of the rule that matches a
+ * candidate's label, and the "triage" OOM policy adds what only triage
+ * knows to the classic selection: permissive mode, the fallback when every
+ * candidate is protected, group kills and the deciding rule as the reason.
+ * The ranking file shows the candidates as an OOM would order them.
+ */
+
+#define pr_fmt(fmt) "triage: " fmt
+
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/oom.h>
+#include <linux/oom_policy.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/stat.h>
+#include <linux/sched/task.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/swap.h>
+#include <linux/timekeeping.h>
+
+#include "triage.h"
+
+#define TRIAGE_FALLBACK_PANIC_MESSAGE \
+	"oom policy triage: every OOM candidate is protected (fallback panic)"
+
+/* Between the triage OOM policy's select and notify, under oom_lock */
+static enum triage_outcome triage_pending_outcome;
+static int triage_group_rule = TRIAGE_RULE_NONE;
+
+/**
+ * triage_oom_select - the oom_select LSM hook
+ * @p: the candidate
+ * @oc: the OOM, or %NULL outside one
+ * @purpose: why the LSMs are asked
+ * @verdict: set to the verdict of the rule that matches @p's label
+ *
+ * Permissive mode answers only the questions that decide nothing (a trial
+ * of the policy, a ranking for the administrator).  A label never matched
+ * is counted during an OOM and learnt later.  Never sleeps or allocates.
+ *
+ * Return: 0.
+ */
+int triage_oom_select(struct task_struct *p, const struct oom_control *oc,
+		      enum oom_select_purpose purpose,
+		      struct oom_select_verdict *verdict)
+{
+	const struct triage_loaded *l;
+	int rule;
+
+	if ((purpose == OOM_SELECT_KILL || purpose == OOM_SELECT_SCORE) &&
+	    READ_ONCE(triage_mode) != TRIAGE_MODE_ENFORCE)
+		return 0;
+
+	rcu_read_lock();
+	l = rcu_dereference(triage_active);
+	if (!l)
+		goto out;
+	rule = triage_rule_of(l, p);
+	if (unlikely(rule == TRIAGE_RULE_MISS)) {
+		/* counted where an OOM decides; learnt for the next one */
+		if (oc) {
+			atomic_long_inc(&triage_counters.label_misses);
+			triage_learn_later();
+		}
+		goto out;
+	}
+	if (rule >= 0)
+		*verdict = l->verdicts[rule];
+out:
+	rcu_read_unlock();
+	return 0;
+}
+
+static const struct triage_loaded *triage_oom_policy_locked(void)
+{
+	return rcu_dereference_protected(triage_active,
+					 lockdep_is_held(&oom_lock));
+}
+
+/* Permissive mode: record what triage would kill; the classic victim dies */
+static void triage_oom_trial(const struct triage_loaded *l,
+			     struct oom_control *oc)
+{
+	enum oom_policy_result res;
+
+	oc->purpose = OOM_SELECT_TRIAL;
+	res = oom_select_classic(oc);
+	atomic_long_add(oc->nr_protected, &triage_counters.protected_skipped);
+	if (res == OOM_POLICY_PASS && oc->nr_protected)
+		res = oom_select_least_protected(oc);
+	if (res == OOM_POLICY_VICTIM) {
+		triage_record(l, oc, oc->chosen, oc->chosen_points,
+			      TRIAGE_OUTCOME_WOULD_KILL);
+		put_task_struct(oc->chosen);
+	}
+	oc->chosen = NULL;
+	oc->purpose = OOM_SELECT_KILL;
+	oc->nr_protected = 0;
+}
+
+/*
+ * The "triage" OOM policy: the classic selection, whose candidates the
+ * oom_select hook puts in tiers, plus what only triage knows: permissive
+ * mode, the fallback when every candidate is protected, group kills and a
+ * reason naming the deciding rule.
+ */
+static enum oom_policy_result triage_oom_policy_select(struct oom_control *oc)
+{
+	const struct triage_loaded *l = triage_oom_policy_locked();
+	enum oom_policy_result res;
+	const struct triage_rule *r;
+	u64 start, took;
+	int rule;
+
+	if (!l)
+		return OOM_POLICY_PASS;
+	start = ktime_get_ns();
+	triage_pending_outcome = TRIAGE_OUTCOME_KILLED;
+	triage_group_rule = TRIAGE_RULE_NONE;
+
+	if (READ_ONCE(triage_mode) == TRIAGE_MODE_PERMISSIVE) {
+		triage_oom_trial(l, oc);
+		res = OOM_POLICY_PASS;
+		goto out;
+	}
+
+	res = oom_select_classic(oc);
+	atomic_long_add(oc->nr_protected, &triage_counters.protected_skipped);
+	if (res == OOM_POLICY_PASS && oc->nr_protected) {
+		atomic_long_inc(&triage_counters.fallbacks);
+		if (l->policy->fallback == TRIAGE_FALLBACK_PANIC)
+			oom_policy_panic(oc, TRIAGE_FALLBACK_PANIC_MESSAGE);
+		/* not a system-wide OOM, or not panic: the least protected */
+		res = oom_select_least_protected(oc);
+		triage_pending_outcome =
+			l->policy->fallback == TRIAGE_FALLBACK_CLASSIC ?
+			TRIAGE_OUTCOME_FALLBACK_CLASSIC :
+			TRIAGE_OUTCOME_FALLBACK_LEAST_PROTECTED;
+		oc->reason = "every candidate protected, fallback least-protected";
+		goto out;
+	}
+	if (res != OOM_POLICY_VICTIM)
+		goto out;
+	rcu_read_lock();
+	rule = triage_rule_of(l, oc->chosen);
+	rcu_read_unlock();
+	if (rule < 0) {
+		oc->reason = "no rule matched, highest badness";
+		goto out;
+	}
+	oc->reason = l->reasons[rule];
+	r = &l->policy->rules[rule];
+	if (r->verdict == TRIAGE_VERDICT_SACRIFICE && r->group &&
+	    oc->chosen_tier == OOM_TIER_SACRIFICE) {
+		triage_group_rule = rule;
+		oc->kill_group = true;
+	}
+out:
+	took = ktime_get_ns() - start;
+	WRITE_ONCE(triage_counters.selection_ns_last, took);
+	if (took > triage_counters.selection_ns_max)
+		WRITE_ONCE(triage_counters.selection_ns_max, took);
+	return res;
+}
+
+/* A task of the victim's group rule dies with it (after the victim) */
+static bool triage_oom_group_member(const struct oom_control *oc,
+				    struct task_struct *p)
+{
+	const struct triage_loaded *l = triage_oom_policy_locked();
+	int rule;
+
+	if (!l || triage_group_rule < 0 || !thread_group_leader(p))
+		return false;
+	rcu_read_lock();
+	rule = triage_rule_of(l, p);
+	rcu_read_unlock();
+	if (rule != triage_group_rule)
+		return false;
+	atomic_long_inc(&triage_counters.group_kills);
+	triage_record(l, oc, p, 0, TRIAGE_OUTCOME_GROUP_KILLED);
+	return true;
+}
+
+/* Told of every victim the chain chose, whichever policy chose it */
+static void triage_oom_policy_notify(const struct oom_control *oc)
+{
+	const struct triage_loaded *l = triage_oom_policy_locked();
+	enum triage_outcome outcome = triage_pending_outcome;
+
+	if (!l)
+		return;
+	triage_pending_outcome = TRIAGE_OUTCOME_KILLED;
+	atomic_long_inc(&triage_counters.oom_events);
+	triage_record(l, oc, oc->chosen, oc->chosen_points, outcome);
+}
+
+struct oom_policy triage_oom_policy = {
+	.name		= "triage",
+	.select		= triage_oom_policy_select,
+	.notify		= triage_oom_policy_notify,
+	.group_member	= triage_oom_group_member,
+};
+
+struct triage_rank {
+	struct oom_candidate c;
+	u32 secid;
+	pid_t pid;
+	int rule;
+	enum triage_verdict verdict;
+	char comm[TASK_COMM_LEN];
+	char *label;
+};
+
+static int triage_rank_cmp(const void *a, const void *b)
+{
+	const struct triage_rank *x = a, *y = b;
+
+	if (x->c.tier != y->c.tier)
+		return x->c.tier < y->c.tier ? 1 : -1;
+	if (x->c.rank != y->c.rank)
+		return x->c.rank < y->c.rank ? 1 : -1;
+	if (x->c.points != y->c.points)
+		return x->c.points < y->c.points ? 1 : -1;
+	return x->pid - y->pid;
+}
+
+static const char *const triage_tier_names[] = {
+	[OOM_TIER_PROTECTED] = "protected",
+	[OOM_TIER_ORDINARY] = "ordinary",
+	[OOM_TIER_SACRIFICE] = "sacrifice",
+};
+
+/**
+ * triage_escape - copy a label or command name for an interface file
+ * @dst: the destination
+ * @size: size of @dst; 4 times the length of @src plus one is always enough
+ * @src: the text, which its task or its LSM chose
+ *
+ * Every byte that could break a line, a column or a terminal (controls,
+ * space, DEL and above) and the backslash itself becomes "\ooo", so that a
+ * process naming itself cannot add a row to what the administrator reads.
+ * A text that does not fit is cut at a whole character.
+ *
+ * Return: the length written, without the terminating NUL.
+ */
+size_t triage_escape(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+
+	if (!size)
+		return 0;
+	for (; *src && n + 5 <= size; src++) {
+		unsigned char c = *src;
+
+		if (c <= ' ' || c >= 0x7f || c == '\\')
+			n += scnprintf(dst + n, size - n, "\\%03o", c);
+		else
+			dst[n++] = c;
+	}
+	dst[n] = '\0';
+	return n;
+}
+
+/**
+ * triage_ranking_text - the candidates as an OOM would rank them now
+ * @len: set to the length of the text
+ *
+ * The candidates in the reader's pid namespace, evaluated by the OOM
+ * killer's own evaluation, with triage's verdicts as if enforcing: tier,
+ * sacrifice rank, points.  Takes no lock that an OOM needs.
+ *
+ * Return: the table described in the triage documentation, to be freed
+ * with kvfree(), or %NULL.
+ */
+char *triage_ranking_text(size_t *len)
+{
+	unsigned long totalpages = totalram_pages() + total_swap_pages;
+	struct pid_namespace *ns = task_active_pid_ns(current);
+	const struct triage_loaded *l;
+	struct triage_rank *ranks;
+	unsigned int n = 0, cap, i;
+	struct task_struct *p;
+	size_t size, off = 0;
+	char *buf = NULL;
+
+	triage_learn_labels();
+	cap = nr_threads + 16;
+	ranks = kvmalloc_array(cap, sizeof(*ranks), GFP_KERNEL);
+	if (!ranks)
+		return NULL;
+
+	rcu_read_lock();
+	l = rcu_dereference(triage_active);
+	for_each_process(p) {
+		struct triage_rank *r = &ranks[n];
+
+		if (n == cap)
+			break;
+		r->label = NULL;
+		if (!oom_candidate_eval(p, NULL, totalpages,
+					OOM_SELECT_REPORT, &r->c))
+			continue;
+		r->pid = task_tgid_nr_ns(p, ns);
+		if (!r->pid)
+			continue;	/* not in the reader's namespace */
+		r->secid = triage_task_secid(p);
+		r->rule = l ? triage_rule_of(l, p) : TRIAGE_RULE_NONE;
+		r->verdict = r->rule >= 0 ? l->policy->rules[r->rule].verdict :
+					    TRIAGE_VERDICT_NONE;
+		get_task_comm(r->comm, p);
+		n++;
+	}
+	rcu_read_unlock();
+
+	sort(ranks, n, sizeof(*ranks), triage_rank_cmp, NULL);
+	size = 96;
+	for (i = 0; i < n; i++) {
+		ranks[i].label = triage_secid_label(ranks[i].secid);
+		size += 128 + 4 * TASK_COMM_LEN +
+			4 * (ranks[i].label ? strlen(ranks[i].label) : 1);
+	}
+	buf = kvmalloc(size, GFP_KERNEL);
+	if (!buf)
+		goto out;
+	off = scnprintf(buf, size,
+			"# rank\tpid\ttier\tsrank\tpoints\tverdict\trule\tlabel\tcomm\n");
+	for (i = 0; i < n; i++) {
+		const struct triage_rank *r = &ranks[i];
+		char rank[12] = "-", points[24] = "-", rule[12] = "-";
+		char srank[12] = "-";
+
+		if (r->rule >= 0)
+			snprintf(rule, sizeof(rule), "%d", r->rule + 1);
+		else if (r->rule == TRIAGE_RULE_MISS)
+			snprintf(rule, sizeof(rule), "miss");
+		if (r->c.tier != OOM_TIER_PROTECTED) {
+			snprintf(rank, sizeof(rank), "%u", i + 1);
+			snprintf(points, sizeof(points), "%ld", r->c.points);
+		}
+		if (r->c.tier == OOM_TIER_SACRIFICE)
+			snprintf(srank, sizeof(srank), "%u", r->c.rank);
+		off += scnprintf(buf + off, size - off, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t",
+				 rank, r->pid, triage_tier_names[r->c.tier],
+				 srank, points, triage_verdict_name(r->verdict),
+				 rule);
+		off += triage_escape(buf + off, size - off,
+				     r->label ? r->label : "?");
+		off += scnprintf(buf + off, size - off, "\t");
+		off += triage_escape(buf + off, size - off, r->comm);
+		off += scnprintf(buf + off, size - off, "\n");
+	}
+out:
+	for (i = 0; i < n; i++)
+		kfree(ranks[i].label);
+	kvfree(ranks);
+	*len = off;
+	return buf;
+}
+
+#ifdef CONFIG_SECURITY_TRIAGE_BENCH
+/* Selections per timing: a coarse clock (jiffies under emulation) needs it */
+#define TRIAGE_BENCH_BATCH	8
+
+static u64 triage_bench_once(struct oom_control *oc)
+{
+	unsigned int i;
+	u64 start;
+
+	start = ktime_get_ns();
+	for (i = 0; i < TRIAGE_BENCH_BATCH; i++) {
+		oc->purpose = OOM_SELECT_TRIAL;
+		if (oom_select_classic(oc) == OOM_POLICY_VICTIM)
+			put_task_struct(oc->chosen);
+		oc->chosen = NULL;
+	}
+	return div_u64(ktime_get_ns() - start, TRIAGE_BENCH_BATCH);
+}
+
+static int triage_u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * triage_bench_selection - time victim selection with and without a policy
+ * @rounds: selections of each kind, alternated so that both see the same
+ *	system (at most 64)
+ * @on_ns: median time of a selection under the policy in force
+ * @off_ns: median time of a selection on the stock path, no LSM asked
+ *
+ * Runs the classic selection over every task as a global OOM would, under
+ * oom_lock, without killing anything; for the "off" rounds triage's share
+ * of the oom_select key is dropped, so that unless another LSM holds it
+ * they time the stock code.  A benchmark, not a test.
+ *
+ * Return: the number of processes seen.
+ */
+unsigned int triage_bench_selection(unsigned int rounds, u64 *on_ns,
+				    u64 *off_ns)
+{
+	struct oom_control oc = { .order = 0 };
+	struct triage_loaded *l;
+	u64 on[64], off[64];
+	struct task_struct *p;
+	unsigned int i, tasks = 0;
+	bool keyed;
+
+	rounds = clamp(rounds, 1U, 64U);
+	oc.totalpages = totalram_pages() + total_swap_pages;
+	/* no load may change triage's share of the key meanwhile */
+	mutex_lock(&triage_load_mutex);
+	l = rcu_dereference_protected(triage_active,
+				      lockdep_is_held(&triage_load_mutex));
+	keyed = triage_has_rules(l);
+	for (i = 0; i < rounds; i++) {
+		mutex_lock(&oom_lock);
+		on[i] = triage_bench_once(&oc);
+		mutex_unlock(&oom_lock);
+		/* "off" is the stock OOM path, where no LSM is asked */
+		if (keyed)
+			security_oom_select_disable();
+		mutex_lock(&oom_lock);
+		off[i] = triage_bench_once(&oc);
+		mutex_unlock(&oom_lock);
+		if (keyed)
+			security_oom_select_enable();
+	}
+	mutex_unlock(&triage_load_mutex);
+
+	sort(on, rounds, sizeof(u64), triage_u64_cmp, NULL);
+	sort(off, rounds, sizeof(u64), triage_u64_cmp, NULL);
+	*on_ns = on[rounds / 2];
+	*off_ns = off[rounds / 2];
+	rcu_read_lock();
+	for_each_process(p)
+		tasks++;
+	rcu_read_unlock();
+	return tasks;
+}
+#endif
