@@ -343,7 +343,6 @@ static void triage_match_test(struct kunit *test)
 			   "sacrifice");
 }
 
-
 /*
  * security_oom_select() combines the LSMs' answers the same way whatever
  * their order: three answers (a sacrifice at rank 7 with +600, a protect
