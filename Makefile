@@ -6,7 +6,10 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench-triage.sh,$(wildcard tests/scenarios/*.sh)))))
+SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench-triage.sh %/nochain.sh,$(wildcard tests/scenarios/*.sh)))))
+# booted on the kernel built without the chain (kernel/configs/nochain.config):
+# it must behave as upstream
+NOCHAIN_SCENARIOS ?= nochain memcg-stock-kill
 # booted again on the debug kernel (KASAN, kmemleak, lockdep, ...): the
 # scenarios of the triage LSM and the OOM policy chain, the storm, the
 # boot without a major LSM, and the edge cases that race an exiting victim
@@ -15,10 +18,10 @@ SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench-triage.sh,
 # Smack and AppArmor boots passed there when they were added, and the
 # debug kernel leaves those LSMs out to keep make check short.
 DEBUG_SCENARIOS ?= $(filter chain-% triage-% storm stacking-no-major edge-exiting edge-fallback-panic,$(SCENARIOS))
-export SCENARIOS DEBUG_SCENARIOS
+export SCENARIOS DEBUG_SCENARIOS NOCHAIN_SCENARIOS
 
-.PHONY: all deps kernel debug-kernel initramfs userspace patches demo check bench fuzz clean distclean \
-	deb kernel-deb system-image mutants
+.PHONY: all deps kernel debug-kernel nochain-kernel initramfs userspace patches demo check bench fuzz clean distclean \
+	deb kernel-deb system-image system-test mutants
 
 all: kernel initramfs userspace
 
@@ -33,6 +36,11 @@ kernel: deps
 debug-kernel: deps
 	@scripts/kernel-tree
 	@scripts/kernel-build debug base test debug
+
+# the kernel without the OOM policy chain (nor triage): upstream behaviour
+nochain-kernel: deps
+	@scripts/kernel-tree
+	@scripts/kernel-build nochain base test nochain
 
 initramfs: deps userspace
 	@scripts/initramfs
@@ -92,6 +100,15 @@ kernel-deb: deps
 # kernel's too when make kernel-deb has made it): build/system/rootfs.ext4
 system-image: deb
 	@scripts/system-image
+
+# the full-system VM (not part of make check): the system-image booted twice
+# under QEMU (TCG) with SELinux enforcing on a small triage kernel
+# (kernel/configs/system.config), real OOMs, TAP, "N passed, M failed";
+# builds the image only when there is none (make system-image rebuilds it
+# from new .debs).  Logs in build/logs/system/; see docs/deploying.md
+system-test: deps
+	@test -f $(BUILD)/system/rootfs.ext4 || $(MAKE) -s system-image
+	@scripts/system-test
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/initramfs $(BUILD)/initramfs.cpio $(BUILD)/guest \

@@ -1,0 +1,32 @@
+# A cpuset-constrained OOM: with two (emulated) NUMA nodes, tasks bound to
+# node 1 exhaust it.  Only tasks whose memory may come from node 1 are
+# candidates.  A sacrificed task bound to node 0 is first in the sacrifice
+# tier and the biggest, yet outside the OOM's constraint: it must be
+# neither chosen nor killed, in either OOM.  Inside, the sacrificed task
+# goes first, then the ordinary grower.
+# mem: 512M
+# append: numa=fake=2
+# timeout: 180
+# plan: 8
+echo "triage classic" >/proc/sys/vm/oom_policy
+check "two NUMA nodes" [ -d /sys/devices/system/node/node1 ]
+echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
+for n in 0 1; do
+	mkdir -p /sys/fs/cgroup/node$n
+	echo $n >/sys/fs/cgroup/node$n/cpuset.mems
+done
+check_eq "cpusets bind node0 and node1" "0 1" \
+	"$(cat /sys/fs/cgroup/node0/cpuset.mems.effective) $(cat /sys/fs/cgroup/node1/cpuset.mems.effective)"
+check "policy loads" load_policy "sacrifice type=batch_t"
+
+hog far batch_t /sys/fs/cgroup/node0 100
+hog near batch_t /sys/fs/cgroup/node1 20
+start grower user_t /sys/fs/cgroup/node1 tr-hog --mib 600 --step-mib 4 --step-ms 10
+check_eq "inside the constraint, the sacrificed task is killed first" killed:9 "$(status near)"
+check_eq "then the ordinary grower, when node 1 runs out again" killed:9 "$(status grower)"
+check "the sacrificed task bound to node 0 lives" alive far
+check_eq_empty "and no kill line names it" \
+	"$(dmesg | grep "Killed process $(pid_of far) ")"
+check "the kernel reported a cpuset-constrained OOM" sh -c \
+	'dmesg | grep -q "constraint=CONSTRAINT_CPUSET"'
+stop_all
