@@ -15,10 +15,14 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <uapi/linux/audit.h>
 
 #include "triage.h"
+
+/* Readers of the decisions file polling for new decisions */
+DECLARE_WAIT_QUEUE_HEAD(triage_decisions_wait);
 
 static struct triage_decision triage_ring[TRIAGE_DECISIONS];
 static u64 triage_decision_seq;
@@ -165,6 +169,21 @@ const char *const triage_outcome_names[] = {
 	[TRIAGE_OUTCOME_GROUP_KILLED] = "group-killed",
 };
 
+/**
+ * triage_decisions_seq - the number of the last decision recorded
+ *
+ * Return: the decision's sequence number, 0 when none was recorded.
+ */
+u64 triage_decisions_seq(void)
+{
+	u64 seq;
+
+	spin_lock(&triage_ring_lock);
+	seq = triage_decision_seq;
+	spin_unlock(&triage_ring_lock);
+	return seq;
+}
+
 /*
  * Audit records are allocations: they are written here, after the kill.
  * A decision overwritten in the ring before it was audited, or whose
@@ -176,6 +195,8 @@ static void triage_audit_workfn(struct work_struct *work)
 	struct audit_buffer *ab;
 	char *label;
 
+	/* the OOM path cannot wake anybody; its worker tells the pollers */
+	wake_up_interruptible(&triage_decisions_wait);
 	for (;;) {
 		spin_lock(&triage_ring_lock);
 		if (triage_audited_seq + TRIAGE_DECISIONS < triage_decision_seq) {

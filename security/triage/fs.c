@@ -12,6 +12,7 @@
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/pid_namespace.h>
+#include <linux/poll.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -22,6 +23,7 @@
 struct triage_snapshot {
 	char *text;
 	size_t len;
+	u64 seq;
 };
 
 static int triage_snapshot_open(struct inode *inode, struct file *file,
@@ -31,7 +33,7 @@ static int triage_snapshot_open(struct inode *inode, struct file *file,
 
 	if (!text)
 		return -ENOMEM;
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s) {
 		kvfree(text);
 		return -ENOMEM;
@@ -285,11 +287,14 @@ static pid_t triage_pid_for_reader(pid_t nr, struct pid_namespace *ns)
 static int triage_decisions_open(struct inode *inode, struct file *file)
 {
 	struct pid_namespace *ns = task_active_pid_ns(current);
+	struct triage_snapshot *s;
 	struct triage_decision *d;
 	size_t size, len;
 	unsigned int n, i;
 	char **labels;
 	char *text;
+	int rc;
+	u64 seq;
 
 	if (!capable(CAP_MAC_ADMIN))
 		return -EPERM;
@@ -300,6 +305,7 @@ static int triage_decisions_open(struct inode *inode, struct file *file)
 		kfree(labels);
 		return -ENOMEM;
 	}
+	seq = triage_decisions_seq();
 	n = triage_copy_decisions(d, TRIAGE_DECISIONS);
 	size = 128;
 	for (i = 0; i < n; i++) {
@@ -341,12 +347,35 @@ out:
 		kfree(labels[i]);
 	kfree(labels);
 	kfree(d);
-	return triage_snapshot_open(inode, file, text, len);
+	rc = triage_snapshot_open(inode, file, text, len);
+	if (rc)
+		return rc;
+	s = file->private_data;
+	s->seq = seq;
+	return 0;
+}
+
+/*
+ * Readable always, like a file; EPOLLPRI (and EPOLLERR, as sysfs_notify()
+ * gives) once a decision newer than the snapshot was recorded: the reader
+ * then opens the file again.  A reader that polls never misses one
+ * unnoticed; the sequence numbers tell it which the ring dropped.
+ */
+static __poll_t triage_decisions_poll(struct file *file, poll_table *wait)
+{
+	struct triage_snapshot *s = file->private_data;
+	__poll_t mask = EPOLLIN | EPOLLRDNORM;
+
+	poll_wait(file, &triage_decisions_wait, wait);
+	if (triage_decisions_seq() > s->seq)
+		mask |= EPOLLPRI | EPOLLERR;
+	return mask;
 }
 
 static const struct file_operations triage_decisions_fops = {
 	.open		= triage_decisions_open,
 	.read		= triage_snapshot_read,
+	.poll		= triage_decisions_poll,
 	.release	= triage_snapshot_release,
 	.llseek		= generic_file_llseek,
 };

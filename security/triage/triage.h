@@ -16,6 +16,7 @@
 #include <linux/sched.h>
 #include <linux/time64.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 
 #include "policy.h"
 
@@ -166,6 +167,8 @@ int triage_rule_of(const struct triage_loaded *l, struct task_struct *p);
 void triage_rebuild_table(void);
 
 /* audit.c */
+extern struct wait_queue_head triage_decisions_wait;
+u64 triage_decisions_seq(void);
 void triage_audit_load(const struct triage_loaded *l, u64 old_hash,
 		       const char *error);
 void triage_audit_status(int mode, int old_mode);

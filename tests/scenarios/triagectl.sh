@@ -1,7 +1,8 @@
 # The admin's loop with triagectl against the real kernel: check, load,
-# status, rank, explain, log, test; a refused load leaves the old policy.
+# status, rank, explain, log, test; a refused load leaves the old policy;
+# log --follow is woken by the kernel as each decision is recorded.
 # mem: 256M
-# plan: 21
+# plan: 23
 echo "triage classic" >/proc/sys/vm/oom_policy
 printf 'protect type=protected_t\nsacrifice type=batch_t\n' >/tmp/site.policy
 printf 'protect type=protected_tt\n' >/tmp/bad.policy
@@ -48,4 +49,24 @@ check_eq "the OOM killed the batch job" killed:9 "$(status batch)"
 triagectl log >/tmp/log.out
 diag "$(cat /tmp/log.out)"
 check "log shows the decision" grep -qw "$(pid_of batch)" /tmp/log.out
+stop_all
+
+# log --follow waits on the decisions file, which the kernel signals: a
+# new decision shows within seconds, not at its 30-second fallback look
+triagectl log --follow --json >/tmp/follow.out 2>/tmp/follow.err &
+follower=$!
+nap 1
+cg=$(memcg follow 48M)
+start fvictim batch_t "$cg" tr-hog --mib 64 --step-mib 4 --step-ms 10
+status fvictim >/dev/null
+n=0
+while [ $n -lt 50 ] && ! grep -qE "\"pid\":$(pid_of fvictim)[,}]" /tmp/follow.out; do
+	sleep 0.1
+	n=$((n + 1))
+done
+check "log --follow printed the new decision within 5 s of the kill" \
+	grep -qE "\"pid\":$(pid_of fvictim)[,}]" /tmp/follow.out
+check_eq_empty "and reported nothing lost" "$(grep lost /tmp/follow.out /tmp/follow.err)"
+diag "$(tail -n 2 /tmp/follow.out)"
+kill $follower 2>/dev/null
 stop_all

@@ -8,6 +8,8 @@
 #define _GNU_SOURCE
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -529,6 +531,50 @@ static void tc_log_rows(struct tc_ctx *ctx, const struct tc_table *t,
 	fflush(ctx->err);
 }
 
+/*
+ * One round of log --follow: open the decisions file, print what is new in
+ * it, then wait on that same open file until the kernel signals (POLLPRI)
+ * a decision recorded after the open, or follow_ms pass.  Reading and
+ * waiting on one open file leaves no window in which a decision goes
+ * unnoticed; the ring's sequence numbers tell which ones it dropped.
+ */
+static int tc_follow_round(struct tc_ctx *ctx, struct tc_follow *fw)
+{
+	char *path = tc_path(ctx->root, "decisions"), *text = NULL;
+	struct pollfd p = { .fd = -1, .events = POLLPRI };
+	struct tc_table t;
+	int dupfd, err;
+
+	p.fd = ctx->open_file ? ctx->open_file(path, O_RDONLY | O_CLOEXEC) :
+				open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (p.fd >= 0) {
+		dupfd = dup(p.fd);	/* tc_read_fd() closes what it reads */
+		if (dupfd >= 0)
+			text = tc_read_fd(dupfd, 16 << 20, NULL);
+	}
+	if (!text) {
+		err = errno;
+		if (p.fd >= 0)
+			close(p.fd);
+		return tc_sfs_fail(ctx, "decisions", err, false);
+	}
+	memset(&t, 0, sizeof(t));
+	if (tc_table_parse(text, &t)) {
+		tc_table_free(&t);
+		close(p.fd);
+		return tc_fail(ctx, TC_EXIT_ERROR, "%s/decisions: no '#' header line",
+			       tc_esc(ctx->root));
+	}
+	/* only new sequence numbers; a gap is reported */
+	tc_log_rows(ctx, &t, false, fw);
+	tc_table_free(&t);
+	while (poll(&p, 1, (int)ctx->follow_ms) < 0 && errno == EINTR)
+		;
+	close(p.fd);
+	return TC_EXIT_OK;
+}
+
 int tc_cmd_log(struct tc_ctx *ctx, int argc, char **argv)
 {
 	bool follow = false, help;
@@ -569,18 +615,9 @@ int tc_cmd_log(struct tc_ctx *ctx, int argc, char **argv)
 	tc_table_free(&t);
 	fw.known = true;
 	while (follow && (!ctx->follow_polls || polls++ < ctx->follow_polls)) {
-		struct timespec ts = {
-			ctx->follow_ms / 1000,
-			(long)(ctx->follow_ms % 1000) * 1000000L,
-		};
-
-		nanosleep(&ts, NULL);
-		rc = tc_read_table(ctx, "decisions", &t);
+		rc = tc_follow_round(ctx, &fw);
 		if (rc)
 			return rc;
-		/* only new sequence numbers; a gap is reported */
-		tc_log_rows(ctx, &t, false, &fw);
-		tc_table_free(&t);
 	}
 	return TC_EXIT_OK;
 }

@@ -13,7 +13,7 @@ int main(int argc, char **argv)
 		.proc = "/proc",
 		.sys = "/sys",
 		.write_policy = write,
-		.follow_ms = 1000,
+		.follow_ms = 30000,
 	};
 	int rc = tc_main(&ctx, argc, argv);
 

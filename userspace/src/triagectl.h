@@ -48,7 +48,10 @@ struct tc_ctx {
 	int (*open_file)(const char *path, int flags);
 	/* the one write() of a policy; tests replace it to fake refusals */
 	ssize_t (*write_policy)(int fd, const void *buf, size_t len);
-	/* log --follow: poll interval and (tests) number of polls, 0 = forever */
+	/*
+	 * log --follow: the longest wait for the kernel's signal of a new
+	 * decision, and (tests) the number of rounds, 0 = forever
+	 */
 	unsigned int follow_ms;
 	unsigned int follow_polls;
 };
