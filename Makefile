@@ -101,9 +101,10 @@ kernel-deb: deps
 system-image: deb
 	@scripts/system-image
 
-# the full-system VM (not part of make check): the system-image booted twice
-# under QEMU (TCG) with SELinux enforcing on a small triage kernel
-# (kernel/configs/system.config), real OOMs, TAP, "N passed, M failed";
+# the full-system VM (not part of make check, ~8 min once built): the
+# system-image booted under QEMU (TCG) on a small triage kernel
+# (kernel/configs/system.config), twice with SELinux enforcing (a reboot)
+# and once with AppArmor; real OOMs, TAP, "N passed, M failed";
 # builds the image only when there is none (make system-image rebuilds it
 # from new .debs).  Logs in build/logs/system/; see docs/deploying.md
 system-test: deps
