@@ -6,7 +6,7 @@
 # append line below; built by make -C policy/refpolicy OUT=... bin).
 # append: selinux_policy=/etc/selinux/refpolicy-triage.bin
 # mem: 512M
-# plan: 11
+# plan: 13
 # timeout: 300
 ctx=$(cat /proc/self/attr/current)
 diag "scenario context: $ctx"
@@ -58,6 +58,23 @@ done
 check_eq "triagectl run by sysadm_t runs in triagectl_t" \
 	sysadm_u:sysadm_r:triagectl_t:s0-s0:c0.c1023 "$fctx"
 kill "$(pid_of follow)" 2>/dev/null
+
+# triagectl_t reads other domains' labels: explain on a user_t task
+# (no /dev/null here: the initramfs's is not null_device_t, and each AVC
+# denial spends the printk rate limit that the checks below read from)
+: >/tmp/empty
+tr-run --name usersleep --context user_u:user_r:user_t:s0 --results "$RESULTS" -- \
+	/opt/bin/sh -c 'exec sleep 100' 3>&- </tmp/empty >/tmp/usersleep.out 2>&1 &
+waitfile 10000 "$RESULTS/usersleep.pid" >/dev/null 2>&1
+nap 0.5
+tr-run --name admin-explain --context "$admin" -- /opt/bin/sh -c \
+	"/opt/bin/triagectl explain $(pid_of usersleep)" 3>&- </tmp/empty >/tmp/explain.out 2>&1
+sed 's/^/# explain: /' /tmp/explain.out >&3
+check "triagectl explain, in triagectl_t, reads a user_t task's label and verdict" sh -c \
+	'grep -q "user_t" /tmp/explain.out && grep -q sacrifice /tmp/explain.out'
+check_eq_empty "and triagectl_t was denied no process access" \
+	"$(dmesg | grep 'avc:  denied' | grep 'scontext=[^ ]*:triagectl_t' | grep 'tclass=process')"
+kill "$(pid_of usersleep)" 2>/dev/null
 
 # the admin's shell itself, writing the file directly: denied
 tr-run --name admin-dd --context "$admin" -- /opt/bin/sh -c \
