@@ -2,8 +2,10 @@
 # cgroup it is killed whatever the policy says of it (sacrificed, no rule,
 # protected with each non-panic fallback, protected with triage out of the
 # chain); the OOM never livelocks, and each decision says what happened.
+# With vm.oom_kill_allocating_task, a global OOM kills the allocating task
+# without a selection, unless an LSM protects it: then the chain decides.
 # mem: 256M
-# plan: 21
+# plan: 25
 echo "triage classic" >/proc/sys/vm/oom_policy
 fallbacks() { sed -n 's/^fallbacks //p' $TRIAGE/stats; }
 
@@ -64,4 +66,31 @@ c=$(solo solo-permissive batch_t)
 check_eq "permissive: the lone allocator is killed" killed:9 "$(status solo-permissive)"
 check_eq "permissive: triage logged would-kill for it" would-kill \
 	"$(awk -F'\t' -v p="$(pid_of solo-permissive)" '$5 == p && $9 == "would-kill" {print $9}' $TRIAGE/decisions | tail -n 1)"
+stop_all
+
+# vm.oom_kill_allocating_task=1, a global OOM: the protected grower is the
+# allocating task.  With A MiB available, the batch job holds A/2 and the
+# grower aims at 3A/4: it runs out at about A/2, and once the batch job is
+# gone it ends below A.  Whoever else allocates meanwhile (this shell,
+# init_t) would be killed as "the allocating task" too: it is protected.
+echo classic >/proc/sys/vm/oom_policy
+check "protect + sacrifice policy loads" load_policy "protect type=protected_t
+protect type=init_t
+sacrifice type=batch_t"
+avail=$(awk '/^MemAvailable:/ {print int($2 / 1024)}' /proc/meminfo)
+diag "MemAvailable: $avail MiB"
+hog ak-batch batch_t /sys/fs/cgroup $((avail / 2))
+dmesg -c >/dev/null
+echo 1 >/proc/sys/vm/oom_kill_allocating_task
+start ak-grower protected_t /sys/fs/cgroup tr-hog --mib $((avail * 3 / 4)) --step-mib 4 --step-ms 10
+check_eq "oom_kill_allocating_task: the sacrificed task dies, not the protected allocator" \
+	killed:9 "$(status ak-batch)"
+echo 0 >/proc/sys/vm/oom_kill_allocating_task
+check_eq "it is the first victim" "$(pid_of ak-batch)" "$(first_victim)"
+if alive ak-grower; then
+	tap_ok "the protected allocating task was not killed"
+else
+	tap_fail "the protected allocating task was not killed ($(status_now ak-grower))"
+fi
+diag "$(dmesg | grep -E 'Killed process|invoked oom-killer')"
 stop_all
