@@ -278,11 +278,7 @@ bool triage_learn_secid(u32 secid)
 	int err = 0, rule;
 	unsigned int i;
 
-	rcu_read_lock();
-	l = rcu_dereference(triage_active);
-	rule = l ? triage_table_lookup(rcu_dereference(l->table), secid) : 0;
-	rcu_read_unlock();
-	if (rule != TRIAGE_RULE_MISS)
+	if (!triage_label_missing(secid))
 		return true;
 
 	mutex_lock(&triage_load_mutex);
