@@ -984,6 +984,28 @@ static void test_explain(void **state)
 	assert_int_equal(r.rc, TC_EXIT_ERROR);
 	assert_string_equal(r.err, "triagectl: no such process: 4242\n");
 	run_free(&r);
+
+	/*
+	 * a label we may not read (SELinux without process getattr) is an
+	 * error, not "no major LSM labels it" with a guessed verdict
+	 */
+	deny_name = "current";
+	deny_errno = EACCES;
+	r = run(f, "explain", "300");
+	assert_int_equal(r.rc, TC_EXIT_ERROR);
+	assert_contains(r.err, "cannot read the label of process 300 (");
+	assert_contains(r.err, "/300/attr/current): Permission denied\n");
+	assert_null(strstr(r.err, "no major LSM"));
+	assert_string_equal(r.out, "");
+	run_free(&r);
+	/* without any label (no major LSM): a note, and only label=* matches */
+	deny_errno = EINVAL;
+	r = run(f, "explain", "300");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.err, "no label for 300 (Invalid argument): no major LSM labels it");
+	assert_contains(r.out, "label    (none)\n");
+	run_free(&r);
+	deny_name = NULL;
 	r = run(f, "explain", "0");
 	assert_int_equal(r.rc, TC_EXIT_USAGE);
 	assert_contains(r.err, "'0' is not a process ID");

@@ -170,8 +170,14 @@ int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv)
 static char *tc_proc_read(struct tc_ctx *ctx, const char *pid, const char *f)
 {
 	char *dir = tc_path(ctx->proc, pid), *path = tc_path(dir, f);
-	char *text = tc_read_file(path, 4096, NULL);
-	int e = errno;
+	char *text = NULL;
+	int fd, e;
+
+	fd = ctx->open_file ? ctx->open_file(path, O_RDONLY | O_CLOEXEC) :
+			      open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		text = tc_read_fd(fd, 4096, NULL);
+	e = errno;
 
 	free(dir);
 	free(path);
@@ -279,7 +285,7 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 	struct tc_table t = { 0 };
 	char change[700], want[16], *ranking;
 	bool help, have_rank = false;
-	int n, e, idx = -1, rc;
+	int n, e, le, idx = -1, rc;
 	struct stat st;
 	size_t r;
 	long pid;
@@ -317,9 +323,9 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 		return tc_sfs_fail(ctx, "policy", e, false);
 	lsms = tc_lsm_list(ctx);
 	major = tc_major_lsm(lsms);
-	label = tc_task_label(ctx, want, major, &e);
+	label = tc_task_label(ctx, want, major, &le);
 	comm = tc_proc_read(ctx, want, "comm");
-	if (!label && e == ENOENT && stat(ctx->proc, &st) == 0) {
+	if (!label && le == ENOENT && stat(ctx->proc, &st) == 0) {
 		/* gone between the checks */
 		rc = tc_fail(ctx, TC_EXIT_ERROR, "no such process: %ld", pid);
 		goto out;
@@ -351,10 +357,20 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 			e == EPERM ? "reading the ranking needs CAP_MAC_ADMIN (run as root)" :
 			strerror(e));
 	}
+	if (!label && (le == EACCES || le == EPERM)) {
+		/*
+		 * The task has a label that we may not read (on SELinux: no
+		 * process getattr on its domain): any verdict would be a guess.
+		 */
+		rc = tc_fail(ctx, TC_EXIT_ERROR,
+			     "cannot read the label of process %ld (%s/%ld/attr/current): %s",
+			     pid, ctx->proc, pid, strerror(le));
+		goto out;
+	}
 	if (!label) {
 		if (ctx->verbosity >= 0)
 			fprintf(ctx->err, "triagectl: note: no label for %ld (%s): no major LSM labels it; only label=* rules match it\n",
-				pid, strerror(e));
+				pid, strerror(le));
 		label = tc_strdup("");
 	}
 
