@@ -2,16 +2,80 @@
 /*
  * tr-hog - make N MiB of anonymous memory resident, then hold it.
  *
+ * With --mm-sharer LABEL it first clones a process that shares its mm
+ * (clone(CLONE_VM) without CLONE_THREAD: another process, the same
+ * memory) and relabels itself to LABEL without exec, which Smack allows a
+ * privileged task: the OOM killer's mm-sharer path then meets two labels
+ * on one mm.
+ *
  * Prints nothing except errors: it may be OOM-killed at any moment.
  */
 #define _GNU_SOURCE
 #include "common.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #define MAX_MIB (1UL << 30)
+#define SHARER_STACK (64 * 1024)
+
+/* Written by the mm-sharer, read by its parent: they share this memory */
+struct sharer {
+	const char *attr;
+	const char *label;
+	volatile int state;	/* 0 starting, 1 relabelled, -errno failed */
+};
+
+/* Runs on its own stack in the parent's mm: system calls only */
+static int sharer_main(void *arg)
+{
+	struct sharer *s = arg;
+	size_t len = strlen(s->label);
+	int fd;
+
+	fd = open(s->attr, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		s->state = -EACCES;
+	} else {
+		s->state = write(fd, s->label, len) == (ssize_t)len ? 1 : -EPERM;
+		close(fd);
+	}
+	for (;;)
+		pause();
+	return 0;
+}
+
+/* Clone the mm-sharer, wait until it carries LABEL; returns its pid */
+static pid_t start_sharer(struct sharer *s)
+{
+	char *stack = malloc(SHARER_STACK);
+	unsigned long waited = 0;
+	pid_t pid;
+
+	if (!stack)
+		tr_die(1, "out of memory");
+	s->attr = access("/proc/self/attr/smack/current", F_OK) ?
+		  "/proc/self/attr/current" : "/proc/self/attr/smack/current";
+	pid = clone(sharer_main, stack + SHARER_STACK, CLONE_VM | SIGCHLD, s);
+	if (pid < 0)
+		tr_die(1, "clone(CLONE_VM): %s", strerror(errno));
+	while (!s->state && waited++ < 10000)
+		tr_sleep_ms(1);
+	if (s->state != 1) {
+		kill(pid, SIGKILL);
+		tr_die(1, "the mm-sharer could not take the label %s in %s: %s",
+		       s->label, s->attr,
+		       s->state ? strerror(-s->state) : "timed out");
+	}
+	return pid;
+}
 
 static void usage(void)
 {
@@ -30,6 +94,9 @@ static void usage(void)
 	       "  --forever      after N MiB keep allocating (K MiB, default 1,\n"
 	       "                 every MS ms) until killed; mmap failures are\n"
 	       "                 retried instead of fatal\n"
+	       "  --mm-sharer LABEL  first clone a process sharing our memory\n"
+	       "                 (CLONE_VM) that relabels itself to LABEL\n"
+	       "  --sharer-pid FILE  write that process's pid to FILE\n"
 	       "  --help         this text\n"
 	       "Exit: 0 with --exit, 1 on error, 2 on bad usage.\n");
 }
@@ -44,11 +111,16 @@ int main(int argc, char **argv)
 		{ "step-mib", required_argument, NULL, 'k' },
 		{ "step-ms", required_argument, NULL, 's' },
 		{ "forever", no_argument, NULL, 'f' },
+		{ "mm-sharer", required_argument, NULL, 'S' },
+		{ "sharer-pid", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tr_hog h = { 0 };
+	struct sharer sharer = { 0 };
+	const char *sharer_pidfile = NULL;
 	int have_mib = 0, hold = 0, c;
+	char text[32];
 
 	tr_prog = "tr-hog";
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -77,6 +149,12 @@ int main(int argc, char **argv)
 		case 'f':
 			h.forever = 1;
 			break;
+		case 'S':
+			sharer.label = optarg;
+			break;
+		case 'P':
+			sharer_pidfile = optarg;
+			break;
 		case 'h':
 			usage();
 			return 0;
@@ -94,5 +172,12 @@ int main(int argc, char **argv)
 		tr_usage_error("--forever and --exit exclude each other");
 	if (h.mib == 0 && !h.forever)
 		tr_usage_error("--mib must be at least 1 without --forever");
+	if (sharer_pidfile && !sharer.label)
+		tr_usage_error("--sharer-pid needs --mm-sharer");
+	if (sharer.label) {
+		snprintf(text, sizeof(text), "%d\n", (int)start_sharer(&sharer));
+		if (sharer_pidfile && tr_write_file(sharer_pidfile, text))
+			return 1;
+	}
 	return tr_hog_run(&h);
 }

@@ -137,9 +137,15 @@ context_of() { sed -n 's/^context=//p' "$RESULTS/$1" 2>/dev/null; }
 # results file), and its process is neither a zombie nor dying: state Z or
 # X, or a SIGKILL pending (an OOM kill not yet acted on), is dead
 alive() {
-	local pid state sigs
+	local pid
 	pid=$(pid_of "$1")
 	[ -n "$pid" ] && [ ! -f "$RESULTS/$1" ] || return 1
+	alive_pid "$pid"
+}
+
+# alive_pid PID: the process is neither gone, a zombie, nor dying
+alive_pid() {
+	local pid=$1 state sigs
 	state=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1)
 	case "$state" in ""|Z|X|x) return 1 ;; esac
 	for sigs in $(sed -n -e 's/^SigPnd:[[:space:]]*//p' -e 's/^ShdPnd:[[:space:]]*//p' \

@@ -6,10 +6,11 @@
 # kept across exec); triage resolves them at that exec.  A sacrificed
 # label dies first although smallest, a protected label survives although
 # largest, an adjust reorders, and ranking, decisions, the kill message
-# and stats all speak of the Smack labels.
+# and stats all speak of the Smack labels.  Last, a protected process that
+# shares the sacrificed victim's mm is not killed with it.
 # append: lsm=capability,smack,triage
 # mem: 256M
-# plan: 20
+# plan: 26
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
 	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $8, $6, $7}' $TRIAGE/ranking
@@ -61,4 +62,37 @@ push pusher2 @Big "$cg" 24
 check_eq "the adjusted, larger task survived; the smaller died first" \
 	"$(pid_of small)" "$(first_victim)"
 check "big survived" alive big
+stop_all
+
+# Two labels on one mm: a process cloned with CLONE_VM (another process,
+# the same memory) relabels itself without exec, which Smack allows a
+# privileged task.  When the sacrificed owner is the victim, the kernel
+# kills every process sharing its mm, except one an LSM protects: that
+# one lives, the kernel says so, and later OOMs do not wait for the mm.
+check "a policy protecting Database, sacrificing Batch* loads" load_policy "protect label=Database
+sacrifice label=Batch*"
+cg=$(memcg smack-mm 64M)
+start shared @BatchShared "$cg" tr-hog --mib 16 --mm-sharer Database \
+	--sharer-pid /run/sharer.pid --ready /run/shared.ready
+waitfile 30000 /run/shared.ready
+sharer=$(cat /run/sharer.pid 2>/dev/null)
+check_eq "the mm-sharer relabelled itself to Database" Database \
+	"$(cat /proc/$sharer/attr/smack/current 2>/dev/null)"
+# a label first carried after the policy loaded is learnt by a work item
+verdict_of() { awk -F'\t' -v p="$1" '$2 == p {print $6}' $TRIAGE/ranking; }
+i=0
+while [ "$(verdict_of "$sharer")" != protect ] && [ $i -lt 50 ]; do
+	nap 0.1
+	i=$((i + 1))
+done
+check_eq "ranking: the mm-sharer is protected, its owner sacrificed" \
+	"protect sacrifice" "$(verdict_of "$sharer") $(verdict_of "$(pid_of shared)")"
+dmesg -c >/dev/null
+push pusher3 @Web "$cg" 60
+check_eq "the sacrificed owner of the mm was the first victim" \
+	"$(pid_of shared)" "$(first_victim)"
+check "its protected mm-sharer was not killed with it" alive_pid "$sharer"
+check "the kernel says it spared the protected mm-sharer" sh -c \
+	"dmesg | grep -q 'shares its mm with protected $sharer '"
+kill -9 "$sharer" 2>/dev/null
 stop_all
