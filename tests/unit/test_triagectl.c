@@ -940,6 +940,7 @@ static void test_explain(void **state)
 {
 	struct fake *f = *state;
 	struct run r = run(f, "explain", "211");
+	char path[160];
 
 	assert_int_equal(r.rc, 0);
 	assert_string_equal(r.out,
@@ -962,7 +963,14 @@ static void test_explain(void **state)
 	r = run(f, "explain", "300");
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "rule     none matches\n");
-	assert_contains(r.out, "ranking  not a candidate");
+	assert_contains(r.out, "ranking  not a candidate (kernel thread");
+	run_free(&r);
+	/* sshd on Debian sets its own oom_score_adj to -1000 */
+	snprintf(path, sizeof(path), "%s/300", f->proc);
+	put(path, "oom_score_adj", "-1000\n");
+	r = run(f, "explain", "300");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "ranking  not a candidate: oom_score_adj -1000 (the OOM killer skips it unless a rule sacrifices it)\n");
 	assert_contains(r.out, "change   no rule matches, so the kernel's usual badness decides; "
 			"add `protect type=user_t` to protect it, or `sacrifice type=user_t` to make it die first\n");
 	run_free(&r);

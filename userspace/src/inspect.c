@@ -278,7 +278,7 @@ static char *tc_suggest_matcher(const char *label)
 int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 {
 	struct triage_policy *pol;
-	char *pos[1], *label, *comm, *rtext = NULL, *end, *sugg, *lsms, *dir;
+	char *pos[1], *label, *comm, *adj, *rtext = NULL, *end, *sugg, *lsms, *dir;
 	const char *verdict = "none", *krank = NULL, *kpoints = NULL;
 	const char *kverdict = NULL, *krule = NULL, *ktier = NULL;
 	const char *major;
@@ -325,6 +325,7 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 	major = tc_major_lsm(lsms);
 	label = tc_task_label(ctx, want, major, &le);
 	comm = tc_proc_read(ctx, want, "comm");
+	adj = tc_proc_read(ctx, want, "oom_score_adj");
 	if (!label && le == ENOENT && stat(ctx->proc, &st) == 0) {
 		/* gone between the checks */
 		rc = tc_fail(ctx, TC_EXIT_ERROR, "no such process: %ld", pid);
@@ -458,6 +459,8 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 				t.nrows, !strcmp(krank, "1") ? " (dies first)" : "",
 				ktier ? ", tier " : "", ktier ? ktier : "",
 				kpoints);
+		else if (have_rank && adj && !strcmp(adj, "-1000"))
+			fprintf(f, "ranking  not a candidate: oom_score_adj -1000 (the OOM killer skips it unless a rule sacrifices it)\n");
 		else if (have_rank)
 			fprintf(f, "ranking  not a candidate (kernel thread, exiting, or not in the ranking)\n");
 		else
@@ -476,6 +479,7 @@ out:
 	triage_policy_free(pol);
 	free(label);
 	free(comm);
+	free(adj);
 	free(lsms);
 	return rc;
 }
