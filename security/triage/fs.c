@@ -380,51 +380,6 @@ static const struct file_operations triage_decisions_fops = {
 	.llseek		= generic_file_llseek,
 };
 
-#ifdef CONFIG_SECURITY_TRIAGE_BENCH
-static char triage_bench_result[128];
-static DEFINE_MUTEX(triage_bench_mutex);
-
-/* Write a round count to time selections; read the result back */
-static ssize_t triage_bench_write(struct file *file, const char __user *ubuf,
-				  size_t len, loff_t *ppos)
-{
-	unsigned int rounds, tasks;
-	u64 on, off;
-	int rc;
-
-	if (!capable(CAP_MAC_ADMIN))
-		return -EPERM;
-	rc = kstrtouint_from_user(ubuf, len, 10, &rounds);
-	if (rc)
-		return rc;
-	tasks = triage_bench_selection(rounds, &on, &off);
-	mutex_lock(&triage_bench_mutex);
-	scnprintf(triage_bench_result, sizeof(triage_bench_result),
-		  "tasks %u rounds %u on_ns %llu off_ns %llu\n",
-		  tasks, clamp(rounds, 1U, 64U), on, off);
-	mutex_unlock(&triage_bench_mutex);
-	return len;
-}
-
-static ssize_t triage_bench_read(struct file *file, char __user *buf,
-				 size_t count, loff_t *ppos)
-{
-	ssize_t rc;
-
-	mutex_lock(&triage_bench_mutex);
-	rc = simple_read_from_buffer(buf, count, ppos, triage_bench_result,
-				     strlen(triage_bench_result));
-	mutex_unlock(&triage_bench_mutex);
-	return rc;
-}
-
-static const struct file_operations triage_bench_fops = {
-	.read		= triage_bench_read,
-	.write		= triage_bench_write,
-	.llseek		= generic_file_llseek,
-};
-#endif
-
 static int __init triage_fs_init(void)
 {
 	static const struct {
@@ -455,14 +410,6 @@ static int __init triage_fs_init(void)
 			return PTR_ERR(f);
 		}
 	}
-#ifdef CONFIG_SECURITY_TRIAGE_BENCH
-	f = securityfs_create_file("bench", 0600, dir, NULL,
-				   &triage_bench_fops);
-	if (IS_ERR(f)) {
-		securityfs_remove(dir);
-		return PTR_ERR(f);
-	}
-#endif
 	return 0;
 }
 fs_initcall(triage_fs_init);

@@ -11,7 +11,6 @@
 
 #define pr_fmt(fmt) "triage: " fmt
 
-#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/oom.h>
 #include <linux/oom_policy.h>
@@ -365,87 +364,3 @@ out:
 	*len = off;
 	return buf;
 }
-
-#ifdef CONFIG_SECURITY_TRIAGE_BENCH
-/* Selections per timing: a coarse clock (jiffies under emulation) needs it */
-#define TRIAGE_BENCH_BATCH	8
-
-static u64 triage_bench_once(struct oom_control *oc)
-{
-	unsigned int i;
-	u64 start;
-
-	start = ktime_get_ns();
-	for (i = 0; i < TRIAGE_BENCH_BATCH; i++) {
-		oc->purpose = OOM_SELECT_TRIAL;
-		if (oom_select_classic(oc) == OOM_POLICY_VICTIM)
-			put_task_struct(oc->chosen);
-		oc->chosen = NULL;
-	}
-	return div_u64(ktime_get_ns() - start, TRIAGE_BENCH_BATCH);
-}
-
-static int triage_u64_cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/**
- * triage_bench_selection - time victim selection with and without a policy
- * @rounds: selections of each kind, alternated so that both see the same
- *	system (at most 64)
- * @on_ns: median time of a selection under the policy in force
- * @off_ns: median time of a selection on the stock path, no LSM asked
- *
- * Runs the classic selection over every task as a global OOM would, under
- * oom_lock, without killing anything; for the "off" rounds triage's share
- * of the oom_select key is dropped, so that unless another LSM holds it
- * they time the stock code.  A benchmark, not a test.
- *
- * Return: the number of processes seen.
- */
-unsigned int triage_bench_selection(unsigned int rounds, u64 *on_ns,
-				    u64 *off_ns)
-{
-	struct oom_control oc = { .order = 0 };
-	struct triage_loaded *l;
-	u64 on[64], off[64];
-	struct task_struct *p;
-	unsigned int i, tasks = 0;
-	bool keyed;
-
-	rounds = clamp(rounds, 1U, 64U);
-	oc.totalpages = totalram_pages() + total_swap_pages;
-	/* no load may change triage's share of the key meanwhile */
-	mutex_lock(&triage_load_mutex);
-	l = rcu_dereference_protected(triage_active,
-				      lockdep_is_held(&triage_load_mutex));
-	keyed = triage_has_rules(l);
-	for (i = 0; i < rounds; i++) {
-		mutex_lock(&oom_lock);
-		on[i] = triage_bench_once(&oc);
-		mutex_unlock(&oom_lock);
-		/* "off" is the stock OOM path, where no LSM is asked */
-		if (keyed)
-			security_oom_select_disable();
-		mutex_lock(&oom_lock);
-		off[i] = triage_bench_once(&oc);
-		mutex_unlock(&oom_lock);
-		if (keyed)
-			security_oom_select_enable();
-	}
-	mutex_unlock(&triage_load_mutex);
-
-	sort(on, rounds, sizeof(u64), triage_u64_cmp, NULL);
-	sort(off, rounds, sizeof(u64), triage_u64_cmp, NULL);
-	*on_ns = on[rounds / 2];
-	*off_ns = off[rounds / 2];
-	rcu_read_lock();
-	for_each_process(p)
-		tasks++;
-	rcu_read_unlock();
-	return tasks;
-}
-#endif

@@ -191,7 +191,5 @@ char *triage_secid_label(u32 secid);
 char *triage_ranking_text(size_t *len);
 size_t triage_escape(char *dst, size_t size, const char *src);
 void triage_learn_labels(void);
-unsigned int triage_bench_selection(unsigned int rounds, u64 *on_ns,
-				    u64 *off_ns);
 
 #endif /* _SECURITY_TRIAGE_TRIAGE_H */
