@@ -426,7 +426,8 @@ void triage_rebuild_table(void)
 	mutex_lock(&triage_load_mutex);
 	l = rcu_dereference_protected(triage_active,
 				      lockdep_is_held(&triage_load_mutex));
-	if (!l)
+	/* without a rule no label means anything: setenforce stays stock */
+	if (!triage_has_rules(l))
 		goto out;
 	old = rcu_dereference_protected(l->table,
 					lockdep_is_held(&triage_load_mutex));

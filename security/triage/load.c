@@ -50,6 +50,11 @@ static void triage_loaded_free(struct triage_loaded *l)
 	kfree(l);
 }
 
+static void triage_loaded_free_rcu(struct rcu_head *head)
+{
+	triage_loaded_free(container_of(head, struct triage_loaded, rcu));
+}
+
 /* The reason an OOM report gives for rule @i: its canonical line */
 static char *triage_rule_reason(const struct triage_loaded *l, unsigned int i)
 {
@@ -227,8 +232,9 @@ int triage_load_policy(const char *text, size_t len)
 	/* labels that appeared while the table was built */
 	triage_learn_labels();
 
-	synchronize_rcu();
-	triage_loaded_free(old);
+	/* not synchronize_rcu(): a load must not wait for a grace period */
+	if (old)
+		call_rcu(&old->rcu, triage_loaded_free_rcu);
 	return 0;
 }
 
