@@ -14,7 +14,7 @@
 #include <linux/types.h>
 
 /* Every limit of the language lives here. */
-#define TRIAGE_POLICY_MAX_SIZE	(64 * 1024)	/* bytes of policy text */
+#define TRIAGE_POLICY_MAX_SIZE	(256 * 1024)	/* bytes of policy text */
 #define TRIAGE_POLICY_MAX_RULES	4096
 #define TRIAGE_VALUE_MAX_LEN	255		/* bytes, after unescaping */
 #define TRIAGE_RANK_MAX		1000

@@ -85,11 +85,11 @@ for cut in 4 14 22 28 66 70 79 95 118 124 131; do
 done
 
 # oversized: E2BIG before any parsing
-awk 'BEGIN { for (i = 0; i < 655; i++) printf "# %097d\n", i; printf "#%035d\n", 0 }' |
-	gen oversized-65537-comments ""
-awk 'BEGIN { for (i = 0; i < 2300; i++) printf "protect type=t%04d_t range=s0\n", i }' |
-	gen oversized-2300-rules ""
-head -c 131072 /bin/busybox | gen oversized-128k-binary ""
+awk 'BEGIN { for (i = 0; i < 2621; i++) printf "# %097d\n", i; printf "#%043d\n", 0 }' |
+	gen oversized-262145-comments ""
+awk 'BEGIN { for (i = 0; i < 9000; i++) printf "protect type=t%04d_t range=s0\n", i }' |
+	gen oversized-9000-rules ""
+head -c 327680 /bin/busybox | gen oversized-320k-binary ""
 awk 'BEGIN { for (i = 0; i < 1048576 / 16; i++) printf "protect type=x\n#" }' |
 	gen oversized-1m ""
 
@@ -160,7 +160,7 @@ try() {
 		echo "$f ($size bytes): accepted"
 		return
 	fi
-	if [ "$size" -gt 65536 ]; then
+	if [ "$size" -gt 262144 ]; then
 		grep -q "Argument list too long" $B/err ||
 			echo "$f ($size bytes): not E2BIG: $(cat $B/err)"
 	else

@@ -1,6 +1,6 @@
 # Policy size limits and the empty policy: an empty (and a comments-only)
 # policy loads with no rules and leaves the OOM to badness alone; a policy
-# of exactly 64 KiB loads, one byte more is refused with E2BIG and the old
+# of exactly 256 KiB loads, one byte more is refused with E2BIG and the old
 # policy stays; exactly 4096 rules load, 4097 are refused.
 # mem: 256M
 # plan: 23
@@ -26,28 +26,28 @@ check_eq "the decision: no rule" "none killed" "$(decision_for db verdict) $(dec
 check "the kill message says no rule matched" sh -c "dmesg | grep -q 'no rule matched, highest badness'"
 stop_all
 
-# exactly 64 KiB: 1500 rules padded with comment lines to 65536 bytes
-awk 'BEGIN { for (i = 0; i < 1500; i++) printf "adjust %+d type=edge_%04d_t\n", i % 1000, i }' >/tmp/p64
-pad=$((65536 - $(stat -c %s /tmp/p64)))
+# exactly 256 KiB: 4000 rules padded with comment lines to 262144 bytes
+awk 'BEGIN { for (i = 0; i < 4000; i++) printf "adjust %+d type=edge_%04d_t\n", i % 1000, i }' >/tmp/p64
+pad=$((262144 - $(stat -c %s /tmp/p64)))
 awk -v r=$pad 'BEGIN {
 	while (r >= 200) { printf "#"; for (i = 0; i < 98; i++) printf "x"; print ""; r -= 100 }
 	printf "#"; for (i = 0; i < r - 2; i++) printf "x"; print "" }' >>/tmp/p64
-check_eq "the file is 65536 bytes" 65536 "$(stat -c %s /tmp/p64)"
-check "a policy of exactly 64 KiB loads" write_policy /tmp/p64
-check_eq "with its 1500 rules" 1500 "$(stat_of policy_rules)"
-check_eq "reads back 1503 lines" 1503 "$(wc -l <$TRIAGE/policy)"
+check_eq "the file is 262144 bytes" 262144 "$(stat -c %s /tmp/p64)"
+check "a policy of exactly 256 KiB loads" write_policy /tmp/p64
+check_eq "with its 4000 rules" 4000 "$(stat_of policy_rules)"
+check_eq "reads back 4003 lines" 4003 "$(wc -l <$TRIAGE/policy)"
 h64=$(stat_of policy_hash)
 g64=$(stat_of policy_generation)
 
 # one byte more: refused before parsing
 { cat /tmp/p64; printf '#'; } >/tmp/p64plus
-check_eq "the file is 65537 bytes" 65537 "$(stat -c %s /tmp/p64plus)"
+check_eq "the file is 262145 bytes" 262145 "$(stat -c %s /tmp/p64plus)"
 if write_policy /tmp/p64plus; then
-	tap_fail "a policy of 64 KiB + 1 byte is refused"
+	tap_fail "a policy of 256 KiB + 1 byte is refused"
 else
-	check "a policy of 64 KiB + 1 byte is refused with E2BIG" grep -q "Argument list too long" /tmp/load.err
+	check "a policy of 256 KiB + 1 byte is refused with E2BIG" grep -q "Argument list too long" /tmp/load.err
 fi
-check_eq "the 64 KiB policy stays in force" "$h64" "$(stat_of policy_hash)"
+check_eq "the 256 KiB policy stays in force" "$h64" "$(stat_of policy_hash)"
 check_eq "policy_generation did not move" "$g64" "$(stat_of policy_generation)"
 diag "load_error after the E2BIG: '$(cat $TRIAGE/load_error)'"
 

@@ -308,7 +308,7 @@ static void test_limits(void **state)
 	triage_policy_free(p);
 	assert_string_equal(parse_fail(text, TRIAGE_POLICY_MAX_SIZE + 1,
 				       -E2BIG),
-			    "2:1: policy too large (max 65536 bytes)");
+			    "2:1: policy too large (max 262144 bytes)");
 	free(text);
 
 	/* exactly TRIAGE_POLICY_MAX_RULES rules are accepted */

@@ -544,11 +544,13 @@ static int tc_load_refused(struct tc_ctx *ctx, const char *file, int e)
 			return rc;
 		}
 	}
+	if (e == E2BIG)
+		return tc_fail(ctx, TC_EXIT_REFUSED,
+			       "%s: error: the kernel refused the policy: %s (larger than %d KiB or too many rules); the old policy stays in force",
+			       file, strerror(e), TRIAGE_POLICY_MAX_SIZE / 1024);
 	return tc_fail(ctx, TC_EXIT_REFUSED,
 		       "%s: error: the kernel refused the policy: %s%s; the old policy stays in force",
-		       file, strerror(e),
-		       e == E2BIG ? " (larger than 64 KiB or too many rules)" :
-		       e == ENOMEM ? " (out of memory)" : "");
+		       file, strerror(e), e == ENOMEM ? " (out of memory)" : "");
 }
 
 enum tc_load_kind { TC_LOAD, TC_DRY_RUN, TC_DIFF };
