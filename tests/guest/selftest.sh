@@ -111,6 +111,8 @@ wait
 check "kill -9 recorded" [ "$(field st-hold status)" = killed:9 ]
 tr-waitfile /run/st-never --timeout-ms 100 2>/dev/null
 check "tr-waitfile times out (rc 1)" [ $? -eq 1 ]
+tr-waitfile --any /run/st-never /run/st-hold.ready --timeout-ms 100
+check "tr-waitfile --any: one of the files is enough" [ $? -eq 0 ]
 mkdir -p "$CG/st2"
 echo 24M > "$CG/st2/memory.max"
 tr-run --type batch_t --cgroup "$CG/st2" --name st-forker -- \

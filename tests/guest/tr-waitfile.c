@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tr-waitfile - wait until files exist.
+ * tr-waitfile - wait until files exist (all of them, or with --any one).
  */
 #define _GNU_SOURCE
 #include "common.h"
@@ -14,25 +14,27 @@
 
 static void usage(void)
 {
-	printf("Usage: tr-waitfile FILE... [--timeout-ms MS]\n"
+	printf("Usage: tr-waitfile FILE... [--any] [--timeout-ms MS]\n"
 	       "Wait until every FILE exists.\n"
 	       "\n"
+	       "  --any            until one FILE exists\n"
 	       "  --timeout-ms MS  give up after MS ms (default %lu; 0: never)\n"
 	       "  --help           this text\n"
-	       "Exit: 0 when all exist; 1 on timeout (the missing files are\n"
-	       "named); 2 on bad usage.\n", DEFAULT_TIMEOUT_MS);
+	       "Exit: 0 when all (one) exist; 1 on timeout (the missing files\n"
+	       "are named); 2 on bad usage.\n", DEFAULT_TIMEOUT_MS);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "timeout-ms", required_argument, NULL, 't' },
+		{ "any", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long timeout = DEFAULT_TIMEOUT_MS;
 	unsigned long long start;
-	int c, i, missing;
+	int c, i, missing, any = 0;
 
 	tr_prog = "tr-waitfile";
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -40,6 +42,9 @@ int main(int argc, char **argv)
 		case 't':
 			timeout = tr_parse_num("--timeout-ms", optarg, 0,
 					       86400000UL);
+			break;
+		case 'a':
+			any = 1;
 			break;
 		case 'h':
 			usage();
@@ -56,7 +61,7 @@ int main(int argc, char **argv)
 		missing = 0;
 		for (i = optind; i < argc; i++)
 			missing += access(argv[i], F_OK) != 0;
-		if (!missing)
+		if (!missing || (any && missing < argc - optind))
 			return 0;
 		if (timeout && tr_now_ms() - start >= timeout)
 			break;

@@ -115,10 +115,10 @@ hog() {
 
 # push NAME TYPE CGROUP MIB: a process that grows by 2 MiB every 10 ms up to
 # MIB MiB, to bring CGROUP to its OOM; waited for until it is done growing
-# or dead
+# or dead (an OOM victim itself)
 push() {
 	start "$1" "$2" "$3" tr-hog --mib "$4" --step-mib 2 --step-ms 10 --ready "/run/$1.ready"
-	waitfile 30000 "/run/$1.ready"
+	waitfile 30000 --any "/run/$1.ready" "$RESULTS/$1"
 }
 
 pid_of() { cat "$RESULTS/$1.pid" 2>/dev/null; }
@@ -176,7 +176,7 @@ TRIAGE=/sys/kernel/security/triage
 # load_policy TEXT: write TEXT to the triage policy file in one write
 load_policy() {
 	printf '%s\n' "$1" >/tmp/policy.txt
-	dd if=/tmp/policy.txt of=$TRIAGE/policy bs=64k 2>/tmp/load.err
+	dd if=/tmp/policy.txt of=$TRIAGE/policy bs=1M 2>/tmp/load.err
 }
 
 # ranked_first: the pid the ranking file puts first
