@@ -6,22 +6,29 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench-triage.sh %/nochain.sh,$(wildcard tests/scenarios/*.sh)))))
+SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench.sh %/nochain.sh,$(wildcard tests/scenarios/*.sh)))))
 # booted on the kernel built without the chain (kernel/configs/nochain.config):
 # it must behave as upstream
 NOCHAIN_SCENARIOS ?= nochain memcg-stock-kill
-# booted again on the debug kernel (KASAN, kmemleak, lockdep, ...): the
-# scenarios of the triage LSM and the OOM policy chain, the storm, the
-# boot without a major LSM, and the edge cases that race an exiting victim
-# or end in a panic.  The other edge cases and bad-input exercise the parser
-# (fuzzed under ASan) and scale, and would add minutes under KASAN; the
-# Smack and AppArmor boots passed there when they were added, and the
-# debug kernel leaves those LSMs out to keep make check short.
-DEBUG_SCENARIOS ?= $(filter chain-% triage-% storm stacking-no-major edge-exiting edge-fallback-panic,$(SCENARIOS))
+# booted again on the debug kernel (KASAN, kmemleak, debug objects, UBSAN,
+# hung-task detector; lockdep is in the test kernel too): the scenarios
+# that reach a code path of the chain or the triage LSM no other one
+# reaches (the storm: races of reloads, mode flips and readers with 150
+# OOMs; the module removed while OOMs run; group kills; fallbacks; policy
+# changes; the readers; the panics; the boot without a major LSM; an
+# exiting victim).  The others run the same kernel paths with other
+# verdicts or parse text (bad-input and the parser are fuzzed under ASan),
+# and would add minutes under KASAN; the Smack and AppArmor boots passed
+# there when they were added, and the debug kernel leaves those LSMs out
+# to keep make check short.
+DEBUG_SCENARIOS ?= $(filter storm chain-module chain-panic-on-oom chain-blame-parent \
+	triage-tiers triage-fallback triage-group triage-oom-group triage-readers \
+	triage-interface triage-selinux-reload triage-score-adj stacking-no-major \
+	edge-exiting edge-fallback-panic,$(SCENARIOS))
 export SCENARIOS DEBUG_SCENARIOS NOCHAIN_SCENARIOS
 
 .PHONY: all deps kernel debug-kernel nochain-kernel initramfs userspace patches demo check bench fuzz clean distclean \
-	deb kernel-deb system-image system-test mutants
+	deb kernel-deb system-image system-test mutants series-build
 
 all: kernel initramfs userspace
 
@@ -37,10 +44,11 @@ debug-kernel: deps
 	@scripts/kernel-tree
 	@scripts/kernel-build debug base test debug
 
-# the kernel without the OOM policy chain (nor triage): upstream behaviour
+# the kernel without the OOM policy chain (nor triage): upstream behaviour;
+# the base config only (what its two scenarios need), to build fast
 nochain-kernel: deps
 	@scripts/kernel-tree
-	@scripts/kernel-build nochain base test nochain
+	@scripts/kernel-build nochain base nochain
 
 initramfs: deps userspace
 	@scripts/initramfs
@@ -54,6 +62,11 @@ patches: deps
 	@scripts/kernel-tree
 	@scripts/make-patches
 
+# the series built commit by commit (15-25 min; not part of make check)
+series-build: deps
+	@scripts/kernel-tree
+	@scripts/series-build
+
 demo: kernel initramfs
 	@tests/qemu/demo
 
@@ -62,11 +75,14 @@ demo: kernel initramfs
 check: kernel initramfs userspace
 	@tests/check
 
-# a benchmark, not a test: on its own kernel variant without lockdep
+# a benchmark, not a test: Debian's unpatched kernel and the kernel with
+# our series, built from the same config (base + bench) with the same
+# timing harness, booted side by side, twice (the wall clock, then QEMU
+# counting guest instructions); prints a table of ratios (scripts/bench,
+# docs/testing.md)
 bench: deps initramfs
 	@scripts/kernel-tree
-	@scripts/kernel-build bench base bench
-	@VERBOSE=1 tests/qemu/run --kernel $(BUILD)/obj/bench/arch/x86/boot/bzImage bench-triage
+	@scripts/bench
 
 # mutation testing of the kernel side (not part of make check): each mutant of
 # tests/mutants/list is applied to a private copy of build/linux, built
