@@ -235,7 +235,7 @@ static void triage_limits_test(struct kunit *test)
 				  &err);
 	KUNIT_EXPECT_EQ(test, ret, -E2BIG);
 	KUNIT_EXPECT_NULL(test, policy);
-	KUNIT_EXPECT_STREQ(test, err.reason, "policy too large (max 65536 bytes)");
+	KUNIT_EXPECT_STREQ(test, err.reason, "policy too large (max 262144 bytes)");
 	triage_test_parse(test, text, TRIAGE_POLICY_MAX_SIZE);
 
 	for (i = 0; i <= TRIAGE_POLICY_MAX_RULES; i++)
