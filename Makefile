@@ -117,11 +117,13 @@ kernel-deb: deps
 system-image: deb
 	@scripts/system-image
 
-# the full-system VM (not part of make check, ~8 min once built): the
+# the full-system VM (not part of make check, 8 to 15 min once built): the
 # system-image booted under QEMU (TCG) on a small triage kernel
 # (kernel/configs/system.config), twice with SELinux enforcing (a reboot)
-# and once with AppArmor; real OOMs, TAP, "N passed, M failed";
-# builds the image only when there is none (make system-image rebuilds it
+# and once with AppArmor; real OOMs, TAP, "N passed, M failed".
+# SYSTEM_TEST_KERNEL=deb boots instead the kernel .deb of make kernel-deb
+# that make system-image installed in the image (logs: build/logs/system-deb/).
+# Builds the image only when there is none (make system-image rebuilds it
 # from new .debs).  Logs in build/logs/system/; see docs/deploying.md
 system-test: deps
 	@test -f $(BUILD)/system/rootfs.ext4 || $(MAKE) -s system-image
