@@ -62,7 +62,7 @@ patches: deps
 	@scripts/kernel-tree
 	@scripts/make-patches
 
-# the series built commit by commit (15-25 min; not part of make check)
+# the series built commit by commit (about 25 min here; not part of make check)
 series-build: deps
 	@scripts/kernel-tree
 	@scripts/series-build
