@@ -6,6 +6,9 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
+# every scenario but lib, bench and nochain; deb-triagectl boots the
+# triagectl .deb's files (tests/check builds the packages first:
+# tests/deb/check)
 SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench.sh %/nochain.sh,$(wildcard tests/scenarios/*.sh)))))
 # booted on the kernel built without the chain (kernel/configs/nochain.config):
 # it must behave as upstream
@@ -71,7 +74,9 @@ demo: kernel initramfs
 	@tests/qemu/demo
 
 # tests/check builds the debug kernel itself, in the background at the
-# lowest priority while the tests of the test kernel run
+# lowest priority while the tests of the test kernel run, and the Debian
+# packages (scripts/build-debs, lintian: about 30 s) for the short form of
+# make system-test, the deb-triagectl boot (docs/testing.md)
 check: kernel initramfs userspace
 	@tests/check
 
@@ -98,8 +103,9 @@ FUZZ_TIME ?= 3600
 fuzz: deps
 	@$(MAKE) -s -C tests/unit OUT=$(BUILD)/unit FUZZ_TIME=$(FUZZ_TIME) fuzz-smoke
 
-# Debian packages (not part of make check): triagectl and triage-selinux
-# from debian/, lintian-checked, into build/deb/
+# Debian packages: triagectl and triage-selinux from debian/,
+# lintian-checked, into build/deb/ (make check builds them too, in
+# tests/deb/check)
 deb: deps
 	@scripts/build-debs
 
@@ -117,7 +123,8 @@ kernel-deb: deps
 system-image: deb
 	@scripts/system-image
 
-# the full-system VM (not part of make check, 8 to 15 min once built): the
+# the full-system VM (not part of make check, 8 to 15 min once built; its
+# short form in make check is tests/deb/check and deb-triagectl): the
 # system-image booted under QEMU (TCG) on a small triage kernel
 # (kernel/configs/system.config), twice with SELinux enforcing (a reboot)
 # and once with AppArmor; real OOMs, TAP, "N passed, M failed".

@@ -24,8 +24,10 @@ unit_key() { sed -n "s/^$1=//p" "$unit" | head -n 1; }
 status_truth() {
 	local stats
 	stats=$(cat $TRIAGE/stats)
-	printf 'chain=%s mode=%s policy=%s, %s rules, generation %s\n' \
-		"$(cat /proc/sys/vm/oom_policy)" "$(cat $TRIAGE/mode)" \
+	printf 'chain=%s triage_in_it=%s mode=%s policy=%s, %s rules, generation %s\n' \
+		"$(cat /proc/sys/vm/oom_policy)" \
+		"$(grep -qw triage /proc/sys/vm/oom_policy && echo yes || echo no)" \
+		"$(cat $TRIAGE/mode)" \
 		"$(echo "$stats" | sed -n 's/^policy_hash //p')" \
 		"$(echo "$stats" | sed -n 's/^policy_rules //p')" \
 		"$(echo "$stats" | sed -n 's/^policy_generation //p')"
@@ -33,10 +35,13 @@ status_truth() {
 # status_says: the same, from the packaged triagectl status
 status_says() {
 	"$tc" status | awk '
-		/^OOM chain / { sub(/^OOM chain +/, ""); chain = $0 }
+		/^OOM chain / {
+			sub(/^OOM chain +/, ""); chain = $0; in_it = "yes"
+			if (sub(/  \(triage not in it: .*/, "", chain)) in_it = "no"
+		}
 		/^mode / { mode = $2 }
 		$1 == "policy" && $2 != "loaded" { sub(/^policy +/, ""); pol = $0 }
-		END { printf "chain=%s mode=%s policy=%s\n", chain, mode, pol }' |
+		END { printf "chain=%s triage_in_it=%s mode=%s policy=%s\n", chain, in_it, mode, pol }' |
 		sed 's/, 1 rule,/, 1 rules,/'
 }
 # logged NAME MODE OUTCOME: the packaged triagectl log has a decision on
@@ -97,7 +102,7 @@ check_eq "the kernel's mode is the packaged policy's" \
 check_eq "the load's hash is the kernel's policy_hash" \
 	"$(sed -n 's/^policy_hash //p' $TRIAGE/stats)" \
 	"$(sed -n 's/.*, hash \([0-9a-f]*\),.*/\1/p' /tmp/unit.out)"
-check_eq "triagectl status tells the kernel's chain, mode and policy" \
+check_eq "triagectl status tells the kernel's chain (triage in it or not), mode and policy" \
 	"$(status_truth)" "$(status_says)"
 diag "$("$tc" status)"
 
