@@ -34,19 +34,25 @@
 #define TRIAGE_SLOT_RULE_SHIFT	32
 #define TRIAGE_SLOT_RULE_MASK	0xffffULL
 
+/* Generation of the last table built; under triage_load_mutex */
+static u32 triage_last_table_gen;
+
+/* Serial of the last credentials numbered */
+static atomic64_t triage_last_cred_serial = ATOMIC64_INIT(0);
+
 /**
- * struct triage_table - the rule of every label seen, for one policy
- * @mask: number of slots - 1 (a power of two)
- * @used: slots in use; the table is never more than half full
- * @rcu: frees the table after readers are gone
- * @slots: open addressing, linear probing
+ * triage_cred_new_serial - number a new set of credentials
+ * @cred: credentials still private to their preparer
+ *
+ * A serial is never reused (64 bits), so that the OOM selection can tell
+ * the credentials a task carries now from those it remembered a rule for,
+ * even when the new ones sit where the old ones were freed.
  */
-struct triage_table {
-	unsigned int mask;
-	unsigned int used;
-	struct rcu_head rcu;
-	u64 slots[];
-};
+void triage_cred_new_serial(struct cred *cred)
+{
+	triage_cred(cred)->serial =
+		atomic64_inc_return(&triage_last_cred_serial);
+}
 
 /**
  * triage_cred_secid - the label of a set of credentials
@@ -210,6 +216,8 @@ struct triage_table *triage_table_build(const struct triage_loaded *l,
 		err = -ENOMEM;
 		goto out;
 	}
+	/* 0 is never a table's: a task's remembered rule starts invalid */
+	table->gen = ++triage_last_table_gen ?: ++triage_last_table_gen;
 	/* a table of seen labels doubles as the set of distinct ones */
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
@@ -299,6 +307,8 @@ bool triage_learn_secid(u32 secid)
 		bigger = triage_table_alloc(2 * (t->used + 1));
 		if (!bigger)
 			goto out;
+		/* the same rules for the same labels: remembered rules hold */
+		bigger->gen = t->gen;
 		for (i = 0; i <= t->mask; i++)
 			if (t->slots[i])
 				triage_table_insert(bigger, (u32)t->slots[i],
@@ -403,8 +413,25 @@ void triage_learn_labels(void)
  */
 int triage_rule_of(const struct triage_loaded *l, struct task_struct *p)
 {
-	int rule = triage_table_lookup(rcu_dereference(l->table),
-				       triage_task_secid(p));
+	return triage_rule_of_cred(l, rcu_dereference(l->table),
+				   rcu_dereference(p->real_cred));
+}
+
+/**
+ * triage_rule_of_cred - the rule of a policy that matches a label
+ * @l: the policy
+ * @t: @l's table
+ * @cred: credentials carrying the label
+ *
+ * Allocation-free, under RCU.
+ *
+ * Return: the rule's index, %TRIAGE_RULE_NONE when no rule matches, or
+ * %TRIAGE_RULE_MISS when the label was never matched.
+ */
+int triage_rule_of_cred(const struct triage_loaded *l,
+			const struct triage_table *t, const struct cred *cred)
+{
+	int rule = triage_table_lookup(t, triage_cred_secid(cred));
 
 	if (unlikely(rule >= (int)l->policy->nr_rules))
 		return TRIAGE_RULE_MISS;	/* cannot happen: a bad slot */

@@ -44,15 +44,23 @@ static void triage_bprm_committing_creds(const struct linux_binprm *bprm)
 }
 
 /*
- * New credentials: AppArmor gives them the newest label of a replaced
- * profile.  Learning may sleep, so a new label is learnt from a work item.
+ * New credentials: numbered, so that no rule remembered for the old ones
+ * applies to them.  AppArmor gives them the newest label of a replaced
+ * profile; learning may sleep, so a new label is learnt from a work item.
  */
 static int triage_cred_prepare(struct cred *new, const struct cred *old,
 			       gfp_t gfp)
 {
+	triage_cred_new_serial(new);
 	if (triage_label_missing(triage_cred_secid(new)))
 		triage_learn_later();
 	return 0;
+}
+
+/* A keyring change's blank credentials take another's: a new number */
+static void triage_cred_transfer(struct cred *new, const struct cred *old)
+{
+	triage_cred_new_serial(new);
 }
 
 /* The major LSM reloaded its policy: labels may mean something else now */
@@ -76,12 +84,18 @@ static const struct lsm_id triage_lsmid = {
 
 static struct security_hook_list triage_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(cred_prepare, triage_cred_prepare),
+	LSM_HOOK_INIT(cred_transfer, triage_cred_transfer),
 	LSM_HOOK_INIT(task_alloc, triage_task_alloc),
 	LSM_HOOK_INIT(bprm_committing_creds, triage_bprm_committing_creds),
 	LSM_HOOK_INIT(oom_select, triage_oom_select),
 };
 
 bool triage_enabled __ro_after_init;
+
+struct lsm_blob_sizes triage_blob_sizes __ro_after_init = {
+	.lbs_cred = sizeof(struct triage_cred),
+	.lbs_task = sizeof(struct triage_task),
+};
 
 static int __init triage_init(void)
 {
@@ -111,4 +125,5 @@ late_initcall(triage_late_init);
 DEFINE_LSM(triage) = {
 	.name = "triage",
 	.init = triage_init,
+	.blobs = &triage_blob_sizes,
 };

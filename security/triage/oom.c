@@ -34,6 +34,33 @@
 static enum triage_outcome triage_pending_outcome;
 static int triage_group_rule = TRIAGE_RULE_NONE;
 
+/*
+ * The rule of an OOM candidate, as the OOM selection remembered it for the
+ * task: found again with no label lookup while the task keeps its
+ * credentials and the policy its table.  Under oom_lock (the only writer
+ * and reader of what is remembered) and RCU.
+ */
+static int triage_oom_rule_of(const struct triage_loaded *l,
+			      struct task_struct *p)
+{
+	const struct triage_table *t = rcu_dereference(l->table);
+	const struct cred *cred = rcu_dereference(p->real_cred);
+	u64 serial = triage_cred(cred)->serial;
+	struct triage_task *tt = triage_task(p);
+	int rule;
+
+	lockdep_assert_held(&oom_lock);
+	if (likely(tt->table_gen == t->gen && tt->cred_serial == serial))
+		return tt->rule;
+	rule = triage_rule_of_cred(l, t, cred);
+	if (rule != TRIAGE_RULE_MISS && serial) {
+		tt->cred_serial = serial;
+		tt->table_gen = t->gen;
+		tt->rule = rule;
+	}
+	return rule;
+}
+
 /**
  * triage_oom_select - the oom_select LSM hook
  * @p: the candidate
@@ -62,7 +89,8 @@ int triage_oom_select(struct task_struct *p, const struct oom_control *oc,
 	l = rcu_dereference(triage_active);
 	if (!l)
 		goto out;
-	rule = triage_rule_of(l, p);
+	/* an OOM holds oom_lock; other readers look the label up */
+	rule = oc ? triage_oom_rule_of(l, p) : triage_rule_of(l, p);
 	if (unlikely(rule == TRIAGE_RULE_MISS)) {
 		/* counted where an OOM decides; learnt for the next one */
 		if (oc) {

@@ -10,6 +10,8 @@
 #define _SECURITY_TRIAGE_TRIAGE_H
 
 #include <linux/atomic.h>
+#include <linux/cred.h>
+#include <linux/lsm_hooks.h>
 #include <linux/mutex.h>
 #include <linux/oom_select.h>
 #include <linux/rcupdate.h>
@@ -31,7 +33,59 @@ struct oom_select_verdict;
 #define TRIAGE_RULE_NONE	(-1)
 #define TRIAGE_RULE_MISS	(-2)
 
-struct triage_table;
+/**
+ * struct triage_table - the rule of every label seen, for one policy
+ * @mask: number of slots - 1 (a power of two)
+ * @used: slots in use; the table is never more than half full
+ * @gen: tells this table's rules from other tables' (never 0); a table
+ *	grown to hold more labels keeps it, as its rules stay the same
+ * @rcu: frees the table after readers are gone
+ * @slots: open addressing, linear probing (see label.c)
+ */
+struct triage_table {
+	unsigned int mask;
+	unsigned int used;
+	u32 gen;
+	struct rcu_head rcu;
+	u64 slots[];
+};
+
+/**
+ * struct triage_cred - what triage keeps in a set of credentials
+ * @serial: numbers the credentials when they are prepared; never reused,
+ *	0 for credentials never prepared (the initial ones)
+ */
+struct triage_cred {
+	u64 serial;
+};
+
+/**
+ * struct triage_task - the rule the OOM selection found for a task
+ * @cred_serial: serial of the credentials whose label @rule matched
+ * @table_gen: generation of the table @rule came from
+ * @rule: the rule, or %TRIAGE_RULE_NONE
+ *
+ * Read and written only under oom_lock, by the OOM selection: the next
+ * OOM finds a task's rule with no label lookup while the task keeps its
+ * credentials and the policy in force keeps its table.
+ */
+struct triage_task {
+	u64 cred_serial;
+	u32 table_gen;
+	int rule;
+};
+
+extern struct lsm_blob_sizes triage_blob_sizes;
+
+static inline struct triage_cred *triage_cred(const struct cred *cred)
+{
+	return cred->security + triage_blob_sizes.lbs_cred;
+}
+
+static inline struct triage_task *triage_task(const struct task_struct *p)
+{
+	return p->security + triage_blob_sizes.lbs_task;
+}
 
 /**
  * struct triage_loaded - a policy in force, with what was derived from it
@@ -163,7 +217,10 @@ void triage_table_free_rcu(struct rcu_head *head);
 bool triage_learn_secid(u32 secid);
 void triage_learn_later(void);
 bool triage_label_missing(u32 secid);
+void triage_cred_new_serial(struct cred *cred);
 int triage_rule_of(const struct triage_loaded *l, struct task_struct *p);
+int triage_rule_of_cred(const struct triage_loaded *l,
+			const struct triage_table *t, const struct cred *cred);
 void triage_rebuild_table(void);
 
 /* audit.c */

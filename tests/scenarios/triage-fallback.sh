@@ -2,7 +2,7 @@
 # kernel neither livelocks nor panics (fallback least-protected, then
 # classic); exec into another domain changes a task's verdict.
 # mem: 256M
-# plan: 8
+# plan: 10
 echo "triage classic" >/proc/sys/vm/oom_policy
 check "policy with fallback least-protected loads" load_policy "fallback least-protected
 protect type=protected_t
@@ -22,18 +22,27 @@ check "stats counts the fallback" [ "$(sed -n 's/^fallbacks //p' $TRIAGE/stats)"
 stop_all
 
 # exec across domains: a web_t task that execs into batch_t becomes
-# sacrificial, and dies although it is the smallest.  The pusher (user_t)
-# is not protected here: should a second OOM come before the victim's
-# pages are uncharged, it must not make the fallback kill the protected
-# task.
+# sacrificial, and dies although it is the smallest.  It lives through an
+# OOM first (as web_t, under no rule: a batch_t bait dies), so that the
+# OOM killer has met it before: what it found then must not outlive the
+# exec.  Its exec and 8 MiB then bring the full cgroup to the next OOM.
 check "policy without user_t protected loads" load_policy "protect type=protected_t
 sacrifice type=batch_t"
 cg=$(memcg exec 64M)
 hog big protected_t "$cg" 30
-start mover web_t "$cg" tr-run --name moved --type batch_t --results /run/results -- tr-hog --mib 4 --ready /run/moved.ready
-waitfile 10000 /run/moved.ready
-check_eq "after exec into batch_t the ranking puts it first" "$(pid_of moved)" "$(ranked_first)"
-push pusher2 user_t "$cg" 30
+batch_ctx=$(sed 's/:init_t:/:batch_t:/' /proc/self/attr/current)
+start moved web_t "$cg" sh -c "echo >/run/moved.waiting; tr-waitfile --timeout-ms 60000 /run/moved.go &&
+	printf %s '$batch_ctx' >/proc/self/attr/exec &&
+	exec tr-hog --mib 8 --ready /run/moved.ready"
+waitfile 10000 /run/moved.waiting
+hog bait batch_t "$cg" 4
+push pusher1 user_t "$cg" 30
+check_eq "first OOM: the batch_t bait dies, the web_t task lives on" "killed:9 web_t" \
+	"$(status bait) $(domain_of moved)"
+touch /run/moved.go
 check_eq "the task that exec'd into batch_t was sacrificed" killed:9 "$(status moved)"
+check_eq "the kernel chose it by the batch_t rule" "sacrifice 2" \
+	"$(decision_for moved verdict) $(decision_for moved rule)"
+check "the ordinary pusher survived" alive pusher1
 check "the protected large task survived" alive big
 stop_all
