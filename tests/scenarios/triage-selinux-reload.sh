@@ -3,8 +3,11 @@
 # policy without batch_t turns the running batch task's context invalid
 # (SELinux shows it unlabeled) and its sacrifice verdict goes; the
 # original policy brings both back; the next OOM follows the labels.
+# Then a new triage policy: an OOM that met a task under the old policy
+# (it lived on, under no rule) must not keep the old policy's answer for
+# it in the next OOM, where the new policy sacrifices it.
 # mem: 256M
-# plan: 12
+# plan: 16
 echo "triage classic" >/proc/sys/vm/oom_policy
 check "policy loads" load_policy "protect type=protected_t
 sacrifice type=batch_t"
@@ -28,4 +31,20 @@ push pusher user_t "$cg" 40
 check_eq "batch was sacrificed after the reloads" killed:9 "$(status batch)"
 check "db survived" alive db
 check_eq "no label misses" 0 "$(sed -n 's/^label_misses //p' $TRIAGE/stats)"
+stop_all
+
+check "a policy without a web_t rule loads" load_policy "protect type=protected_t
+sacrifice type=batch_t"
+cg=$(memcg newpolicy 80M)
+hog db2 protected_t "$cg" 36
+hog web web_t "$cg" 4
+hog bait batch_t "$cg" 16
+push pusher1 user_t "$cg" 30
+check_eq "first OOM: the batch_t bait dies, web_t (no rule) lives on" "killed:9 yes" \
+	"$(status bait) $(alive web && echo yes)"
+check "a policy sacrificing web_t loads" load_policy "protect type=protected_t
+sacrifice type=web_t"
+push pusher2 user_t "$cg" 10
+check_eq "the next OOM sacrifices web by the new policy's rule" "killed:9 sacrifice 2" \
+	"$(status web) $(decision_for web verdict) $(decision_for web rule)"
 stop_all
