@@ -34,6 +34,22 @@
 static enum triage_outcome triage_pending_outcome;
 static int triage_group_rule = TRIAGE_RULE_NONE;
 
+/* Look the label up, and remember its rule for the next OOM */
+static noinline int triage_oom_rule_lookup(const struct triage_loaded *l,
+					   const struct triage_table *t,
+					   const struct cred *cred, u64 serial,
+					   struct triage_task *tt)
+{
+	int rule = triage_rule_of_cred(l, t, cred);
+
+	if (rule != TRIAGE_RULE_MISS && serial) {
+		tt->cred_serial = serial;
+		tt->table_gen = t->gen;
+		tt->rule = rule;
+	}
+	return rule;
+}
+
 /*
  * The rule of an OOM candidate, as the OOM selection remembered it for the
  * task: found again with no label lookup while the task keeps its
@@ -47,18 +63,12 @@ static int triage_oom_rule_of(const struct triage_loaded *l,
 	const struct cred *cred = rcu_dereference(p->real_cred);
 	u64 serial = triage_cred(cred)->serial;
 	struct triage_task *tt = triage_task(p);
-	int rule;
 
 	lockdep_assert_held(&oom_lock);
 	if (likely(tt->table_gen == t->gen && tt->cred_serial == serial))
 		return tt->rule;
-	rule = triage_rule_of_cred(l, t, cred);
-	if (rule != TRIAGE_RULE_MISS && serial) {
-		tt->cred_serial = serial;
-		tt->table_gen = t->gen;
-		tt->rule = rule;
-	}
-	return rule;
+	/* out of line: the selection's path keeps few registers */
+	return triage_oom_rule_lookup(l, t, cred, serial, tt);
 }
 
 /**
