@@ -80,7 +80,8 @@ static int triage_oom_rule_of(const struct triage_loaded *l,
  *
  * Permissive mode answers only the questions that decide nothing (a trial
  * of the policy, a ranking for the administrator).  A label never matched
- * is counted during an OOM and learnt later.  Never sleeps or allocates.
+ * is counted during an OOM and learnt later.  Called under RCU; never
+ * sleeps or allocates.
  *
  * Return: 0.
  */
@@ -95,10 +96,10 @@ int triage_oom_select(struct task_struct *p, const struct oom_control *oc,
 	    READ_ONCE(triage_mode) != TRIAGE_MODE_ENFORCE)
 		return 0;
 
-	rcu_read_lock();
+	/* security_oom_select() calls the hooks under rcu_read_lock() */
 	l = rcu_dereference(triage_active);
 	if (!l)
-		goto out;
+		return 0;
 	/* an OOM holds oom_lock; other readers look the label up */
 	rule = oc ? triage_oom_rule_of(l, p) : triage_rule_of(l, p);
 	if (unlikely(rule == TRIAGE_RULE_MISS)) {
@@ -107,12 +108,10 @@ int triage_oom_select(struct task_struct *p, const struct oom_control *oc,
 			atomic_long_inc(&triage_counters.label_misses);
 			triage_learn_later();
 		}
-		goto out;
+		return 0;
 	}
 	if (rule >= 0)
 		*verdict = l->verdicts[rule];
-out:
-	rcu_read_unlock();
 	return 0;
 }
 
