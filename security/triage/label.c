@@ -406,7 +406,9 @@ void triage_learn_labels(void)
  * @l: the policy
  * @p: the task
  *
- * Allocation-free, O(1), under RCU: the OOM path's lookup.
+ * Allocation-free, O(1), under RCU.  The OOM selection first tries the
+ * rule it remembered for @p (oom.c); /proc/<pid>/oom_score and rankings
+ * always look the label up here.
  *
  * Return: the rule's index, %TRIAGE_RULE_NONE when no rule matches, or
  * %TRIAGE_RULE_MISS when @p's label was never matched.
