@@ -34,30 +34,49 @@
 static enum triage_outcome triage_pending_outcome;
 static int triage_group_rule = TRIAGE_RULE_NONE;
 
-/* Look the label up, and remember its rule for the next OOM */
-static noinline int triage_oom_rule_lookup(const struct triage_loaded *l,
-					   const struct triage_table *t,
-					   const struct cred *cred, u64 serial,
-					   struct triage_task *tt)
+/*
+ * A label never matched: counted where an OOM decides, learnt for the
+ * next one
+ */
+static void triage_oom_label_miss(void)
+{
+	atomic_long_inc(&triage_counters.label_misses);
+	triage_learn_later();
+}
+
+/* Look the label up, and remember its verdict for the next OOM */
+static noinline int triage_oom_lookup(const struct triage_loaded *l,
+				      const struct triage_table *t,
+				      const struct cred *cred, u64 serial,
+				      struct triage_task *tt,
+				      struct oom_select_verdict *verdict)
 {
 	int rule = triage_rule_of_cred(l, t, cred);
 
-	if (rule != TRIAGE_RULE_MISS && serial) {
+	if (unlikely(rule == TRIAGE_RULE_MISS)) {
+		triage_oom_label_miss();
+		return 0;
+	}
+	if (rule >= 0)
+		*verdict = l->verdicts[rule];
+	/* the initial credentials have no serial: looked up every time */
+	if (serial) {
 		tt->cred_serial = serial;
 		tt->table_gen = t->gen;
-		tt->rule = rule;
+		tt->verdict = *verdict;
 	}
-	return rule;
+	return 0;
 }
 
 /*
- * The rule of an OOM candidate, as the OOM selection remembered it for the
- * task: found again with no label lookup while the task keeps its
+ * The verdict on an OOM candidate, as the OOM selection remembered it for
+ * the task: handed out with no label lookup while the task keeps its
  * credentials and the policy its table.  Under oom_lock (the only writer
  * and reader of what is remembered) and RCU.
  */
-static int triage_oom_rule_of(const struct triage_loaded *l,
-			      struct task_struct *p)
+static __always_inline int
+triage_oom_verdict(const struct triage_loaded *l, struct task_struct *p,
+		   struct oom_select_verdict *verdict)
 {
 	const struct triage_table *t = rcu_dereference(l->table);
 	const struct cred *cred = rcu_dereference(p->real_cred);
@@ -65,10 +84,12 @@ static int triage_oom_rule_of(const struct triage_loaded *l,
 	struct triage_task *tt = triage_task(p);
 
 	lockdep_assert_held(&oom_lock);
-	if (likely(tt->table_gen == t->gen && tt->cred_serial == serial))
-		return tt->rule;
+	if (likely(tt->table_gen == t->gen && tt->cred_serial == serial)) {
+		*verdict = tt->verdict;
+		return 0;
+	}
 	/* out of line: the selection's path keeps few registers */
-	return triage_oom_rule_lookup(l, t, cred, serial, tt);
+	return triage_oom_lookup(l, t, cred, serial, tt, verdict);
 }
 
 /**
@@ -101,15 +122,9 @@ int triage_oom_select(struct task_struct *p, const struct oom_control *oc,
 	if (!l)
 		return 0;
 	/* an OOM holds oom_lock; other readers look the label up */
-	rule = oc ? triage_oom_rule_of(l, p) : triage_rule_of(l, p);
-	if (unlikely(rule == TRIAGE_RULE_MISS)) {
-		/* counted where an OOM decides; learnt for the next one */
-		if (oc) {
-			atomic_long_inc(&triage_counters.label_misses);
-			triage_learn_later();
-		}
-		return 0;
-	}
+	if (oc)
+		return triage_oom_verdict(l, p, verdict);
+	rule = triage_rule_of(l, p);
 	if (rule >= 0)
 		*verdict = l->verdicts[rule];
 	return 0;

@@ -60,19 +60,19 @@ struct triage_cred {
 };
 
 /**
- * struct triage_task - the rule the OOM selection found for a task
- * @cred_serial: serial of the credentials whose label @rule matched
- * @table_gen: generation of the table @rule came from
- * @rule: the rule, or %TRIAGE_RULE_NONE
+ * struct triage_task - what the OOM selection found for a task
+ * @cred_serial: serial of the credentials whose label @verdict is for
+ * @table_gen: generation of the table the label was matched in
+ * @verdict: the verdict of the matching rule, zeroed when none matches
  *
  * Read and written only under oom_lock, by the OOM selection: the next
- * OOM finds a task's rule with no label lookup while the task keeps its
- * credentials and the policy in force keeps its table.
+ * OOM hands out a task's verdict with no label lookup while the task
+ * keeps its credentials and the policy in force keeps its table.
  */
 struct triage_task {
 	u64 cred_serial;
 	u32 table_gen;
-	int rule;
+	struct oom_select_verdict verdict;
 };
 
 extern struct lsm_blob_sizes triage_blob_sizes;
