@@ -17,7 +17,8 @@
 # no triage at all) or _policy (a 10-rule policy in force).  Asserts only
 # that each figure was measured, and that the policy's verdicts were in
 # force while the policy's selections were timed (except on the floor
-# kernel, bench_floor on the command line, whose hook gives no verdict).
+# kernel, bench_floor on the command line, whose hook takes a candidate's
+# rule from its pid, not from its domain).
 # mem: 2048M
 # smp: 2
 # plan: dynamic
@@ -94,7 +95,7 @@ for n in 1k 10k; do
 	if [ $patched -eq 1 ]; then
 		with_policy
 		chosen=$(selection "sel_${n}_policy")
-		# the floor kernel's hook answers nothing: only the walk counts
+		# the floor kernel's verdicts go by pid: any domain may die
 		if grep -qw bench_floor /proc/cmdline; then
 			check "the floor: selection with the policy measured ($n)" [ -n "$chosen" ]
 		else
