@@ -16,7 +16,7 @@ NOCHAIN_SCENARIOS ?= nochain memcg-stock-kill
 # booted again on the debug kernel (KASAN, kmemleak, debug objects, UBSAN,
 # hung-task detector; lockdep is in the test kernel too): the scenarios
 # that reach a code path of the chain or the triage LSM no other one
-# reaches (the storm: races of reloads, mode flips and readers with 150
+# reaches (the storm: races of reloads, mode flips and readers with 100
 # OOMs; the module removed while OOMs run; group kills; fallbacks; policy
 # changes; the readers; the panics; the boot without a major LSM; an
 # exiting victim).  The others run the same kernel paths with other

@@ -1,5 +1,5 @@
-# OOM storm: a thousand real OOMs in a row (memory cgroup OOMs, and every
-# 100th a global one), each victim a task that just exec'd from web_t into
+# OOM storm: five hundred real OOMs in a row (memory cgroup OOMs, and every
+# 50th a global one), each victim a task that just exec'd from web_t into
 # batch_t or back, while a background loop reloads the triage policy and
 # flips the mode and another reads ranking, decisions and stats.
 # Afterwards: every OOM killed one of the storm's own tasks and nothing
@@ -10,8 +10,8 @@
 # mem: 256M
 # plan: 30
 # timeout: 720
-N=${storm_ooms:-1000}
-EVERY=${storm_global_every:-100}
+N=${storm_ooms:-500}
+EVERY=${storm_global_every:-50}
 S=/run/storm
 mkdir -p $S
 
