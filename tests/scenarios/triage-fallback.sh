@@ -25,7 +25,9 @@ stop_all
 # sacrificial, and dies although it is the smallest.  It lives through an
 # OOM first (as web_t, under no rule: a batch_t bait dies), so that the
 # OOM killer has met it before: what it found then must not outlive the
-# exec.  Its exec and 8 MiB then bring the full cgroup to the next OOM.
+# exec.  The bait's 8 MiB leave the pusher about 5 MiB of room (with 4, a
+# second OOM could come before the exec and kill the pusher); the exec's
+# 8 MiB then bring the cgroup to the next OOM.
 check "policy without user_t protected loads" load_policy "protect type=protected_t
 sacrifice type=batch_t"
 cg=$(memcg exec 64M)
@@ -35,8 +37,8 @@ start moved web_t "$cg" sh -c "echo >/run/moved.waiting; tr-waitfile --timeout-m
 	printf %s '$batch_ctx' >/proc/self/attr/exec &&
 	exec tr-hog --mib 8 --ready /run/moved.ready"
 waitfile 10000 /run/moved.waiting
-hog bait batch_t "$cg" 4
-push pusher1 user_t "$cg" 30
+hog bait batch_t "$cg" 8
+push pusher1 user_t "$cg" 26
 check_eq "first OOM: the batch_t bait dies, the web_t task lives on" "killed:9 web_t" \
 	"$(status bait) $(domain_of moved)"
 touch /run/moved.go

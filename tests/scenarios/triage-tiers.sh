@@ -2,7 +2,7 @@
 # ordinary one and a higher rank before a lower one, whatever their sizes
 # and oom_score_adj say; /proc/PID/oom_score stays in its 0..2000 range.
 # mem: 256M
-# plan: 10
+# plan: 14
 echo "triage classic" >/proc/sys/vm/oom_policy
 check "policy loads" load_policy "sacrifice type=batch_t rank=1
 sacrifice type=web_t"
@@ -48,4 +48,17 @@ check "the kill line names the rank-1 rule" sh -c \
 	'dmesg | grep -q "oom policy triage: rule 1: sacrifice type=batch_t rank=1"'
 check "the ordinary task at +1000 survived the first OOM" sh -c \
 	"dmesg | grep 'Killed process' | head -n 1 | grep -vq 'Killed process $(pid_of ordinary2) '"
+stop_all
+
+# a protected task keeps its protection in every OOM it lives through: the
+# first OOM looks its label up, the next ones hand out the verdict it
+# remembered for the task (without it the largest task here dies second)
+check "policy protecting protected_t loads" load_policy "protect type=protected_t"
+cg=$(memcg tiers3 64M)
+hog keeper protected_t "$cg" 36
+push pusher3 user_t "$cg" 40
+check_eq "first OOM: the pusher died, the larger protected task lives" "killed:9" "$(status pusher3)"
+push pusher4 user_t "$cg" 40
+check_eq "second OOM: the pusher died again" "killed:9" "$(status pusher4)"
+check "the protected task, the largest, lived through both" alive keeper
 stop_all
