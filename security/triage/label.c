@@ -45,7 +45,7 @@ static atomic64_t triage_last_cred_serial = ATOMIC64_INIT(0);
  * @cred: credentials still private to their preparer
  *
  * A serial is never reused (64 bits), so that the OOM selection can tell
- * the credentials a task carries now from those it remembered a rule for,
+ * the credentials a task carries now from those it remembered a verdict for,
  * even when the new ones sit where the old ones were freed.
  */
 void triage_cred_new_serial(struct cred *cred)
@@ -216,7 +216,7 @@ struct triage_table *triage_table_build(const struct triage_loaded *l,
 		err = -ENOMEM;
 		goto out;
 	}
-	/* 0 is never a table's: a task's remembered rule starts invalid */
+	/* 0 is never a table's: a task's remembered verdict starts invalid */
 	table->gen = ++triage_last_table_gen ?: ++triage_last_table_gen;
 	/* a table of seen labels doubles as the set of distinct ones */
 	rcu_read_lock();
@@ -307,7 +307,7 @@ bool triage_learn_secid(u32 secid)
 		bigger = triage_table_alloc(2 * (t->used + 1));
 		if (!bigger)
 			goto out;
-		/* the same rules for the same labels: remembered rules hold */
+		/* the same rules for the same labels: remembered verdicts hold */
 		bigger->gen = t->gen;
 		for (i = 0; i <= t->mask; i++)
 			if (t->slots[i])
@@ -407,7 +407,7 @@ void triage_learn_labels(void)
  * @p: the task
  *
  * Allocation-free, O(1), under RCU.  The OOM selection first tries the
- * rule it remembered for @p (oom.c); /proc/<pid>/oom_score and rankings
+ * verdict it remembered for @p (oom.c); /proc/<pid>/oom_score and rankings
  * always look the label up here.
  *
  * Return: the rule's index, %TRIAGE_RULE_NONE when no rule matches, or

@@ -44,7 +44,7 @@ static void triage_bprm_committing_creds(const struct linux_binprm *bprm)
 }
 
 /*
- * New credentials: numbered, so that no rule remembered for the old ones
+ * New credentials: numbered, so that no verdict remembered for the old ones
  * applies to them.  AppArmor gives them the newest label of a replaced
  * profile; learning may sleep, so a new label is learnt from a work item.
  */

@@ -34,28 +34,20 @@
 static enum triage_outcome triage_pending_outcome;
 static int triage_group_rule = TRIAGE_RULE_NONE;
 
-/*
- * A label never matched: counted where an OOM decides, learnt for the
- * next one
- */
-static void triage_oom_label_miss(void)
-{
-	atomic_long_inc(&triage_counters.label_misses);
-	triage_learn_later();
-}
-
 /* Look the label up, and remember its verdict for the next OOM */
-static noinline int triage_oom_lookup(const struct triage_loaded *l,
-				      const struct triage_table *t,
-				      const struct cred *cred, u64 serial,
-				      struct triage_task *tt,
-				      struct oom_select_verdict *verdict)
+static noinline void triage_oom_lookup(const struct triage_loaded *l,
+				       const struct triage_table *t,
+				       const struct cred *cred, u64 serial,
+				       struct triage_task *tt,
+				       struct oom_select_verdict *verdict)
 {
 	int rule = triage_rule_of_cred(l, t, cred);
 
 	if (unlikely(rule == TRIAGE_RULE_MISS)) {
-		triage_oom_label_miss();
-		return 0;
+		/* counted where an OOM decides; learnt for the next one */
+		atomic_long_inc(&triage_counters.label_misses);
+		triage_learn_later();
+		return;
 	}
 	if (rule >= 0)
 		*verdict = l->verdicts[rule];
@@ -65,7 +57,6 @@ static noinline int triage_oom_lookup(const struct triage_loaded *l,
 		tt->table_gen = t->gen;
 		tt->verdict = *verdict;
 	}
-	return 0;
 }
 
 /*
@@ -74,7 +65,7 @@ static noinline int triage_oom_lookup(const struct triage_loaded *l,
  * credentials and the policy its table.  Under oom_lock (the only writer
  * and reader of what is remembered) and RCU.
  */
-static __always_inline int
+static __always_inline void
 triage_oom_verdict(const struct triage_loaded *l, struct task_struct *p,
 		   struct oom_select_verdict *verdict)
 {
@@ -86,10 +77,10 @@ triage_oom_verdict(const struct triage_loaded *l, struct task_struct *p,
 	lockdep_assert_held(&oom_lock);
 	if (likely(tt->table_gen == t->gen && tt->cred_serial == serial)) {
 		*verdict = tt->verdict;
-		return 0;
+		return;
 	}
 	/* out of line: the selection's path keeps few registers */
-	return triage_oom_lookup(l, t, cred, serial, tt, verdict);
+	triage_oom_lookup(l, t, cred, serial, tt, verdict);
 }
 
 /**
@@ -122,8 +113,10 @@ int triage_oom_select(struct task_struct *p, const struct oom_control *oc,
 	if (!l)
 		return 0;
 	/* an OOM holds oom_lock; other readers look the label up */
-	if (oc)
-		return triage_oom_verdict(l, p, verdict);
+	if (oc) {
+		triage_oom_verdict(l, p, verdict);
+		return 0;
+	}
 	rule = triage_rule_of(l, p);
 	if (rule >= 0)
 		*verdict = l->verdicts[rule];
