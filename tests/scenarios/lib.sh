@@ -159,6 +159,19 @@ oom_killed_in_log() {
 	dmesg | grep -q "Killed process $(pid_of "$1") "
 }
 
+# audit_logged PATTERN: an audit record matching PATTERN (grep -E) reaches
+# the kernel log within 3 s times the time scale.  Without auditd, kauditd
+# prints records from its own thread, after the syscall that made them has
+# returned: a grep at once can run before the record is there.
+audit_logged() {
+	local i=0 n
+	n=$(scaled 30 | cut -d. -f1)
+	while ! dmesg | grep -Eq "$1"; do
+		[ $i -lt "$n" ] || return 1
+		sleep 0.1; i=$((i + 1))
+	done
+}
+
 # stop_all: kill what a scenario started, so the next one starts clean
 stop_all() {
 	local f

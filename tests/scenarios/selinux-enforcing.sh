@@ -12,5 +12,6 @@ done
 # web_t may not enter protected_t: tr-run reports the refused exec
 start escape web_t /sys/fs/cgroup tr-run --name inner --type protected_t --results /run/results -- true
 check_eq "web_t cannot exec into protected_t" exited:127 "$(status escape)"
-check "the refusal is an SELinux denial in the log" sh -c 'dmesg | grep -q "avc:  denied  { transition }.*tcontext=[^ ]*:protected_t"'
+check "the refusal is an SELinux denial in the log" \
+	audit_logged "avc:  denied  \\{ transition \\}.*tcontext=[^ ]*:protected_t"
 stop_all

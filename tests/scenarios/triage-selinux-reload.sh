@@ -17,7 +17,7 @@ hog batch batch_t "$cg" 8
 # verdict_of NAME: the verdict and rule columns of NAME's ranking row
 verdict_of() { awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $6, $7}' $TRIAGE/ranking; }
 check "SELinux policy reloaded (same policy)" dd if=/etc/selinux/triage-test.bin of=/sys/fs/selinux/load bs=8M
-check "the kernel logged the SELinux reload" sh -c 'dmesg | grep -q "type=1403"'
+check "the kernel logged the SELinux reload" audit_logged "type=1403"
 check_eq "same policy: batch is still sacrificed by rule 2" "sacrifice 2" "$(verdict_of batch)"
 
 check "a policy without batch_t loads" dd if=/etc/selinux/triage-test-nobatch.bin of=/sys/fs/selinux/load bs=8M
