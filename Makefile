@@ -128,7 +128,8 @@ system-image: deb
 # the full-system VM (not part of make check, 8 to 15 min once built; its
 # short form in make check is tests/deb/check and deb-triagectl): the
 # system-image booted under QEMU (TCG) on a small triage kernel
-# (kernel/configs/system.config), twice with SELinux enforcing (a reboot)
+# (kernel/configs/system.config), with SELinux enforcing, rebooted through
+# the GRUB that the first boot installed, rolled back to Debian's kernel,
 # and once with AppArmor; real OOMs, TAP, "N passed, M failed".
 # SYSTEM_TEST_KERNEL=deb boots instead the kernel .deb of make kernel-deb
 # that make system-image installed in the image (logs: build/logs/system-deb/).
