@@ -25,9 +25,10 @@ stop_all
 # sacrificial, and dies although it is the smallest.  It lives through an
 # OOM first (as web_t, under no rule: a batch_t bait dies), so that the
 # OOM killer has met it before: what it found then must not outlive the
-# exec.  The bait's 8 MiB leave the pusher about 5 MiB of room (with 4, a
-# second OOM could come before the exec and kill the pusher); the exec's
-# 8 MiB then bring the cgroup to the next OOM.
+# exec.  Each OOM is reached by the sizes alone, not by the cgroup's own
+# overhead (page tables, the shell: about 3 MiB, but less in some runs):
+# 30 + 10 + 26 = 66 MiB of a 64 MiB limit; once the bait is dead,
+# 30 + 26 leave 8 MiB minus that overhead, and the exec's 12 MiB exceed it.
 check "policy without user_t protected loads" load_policy "protect type=protected_t
 sacrifice type=batch_t"
 cg=$(memcg exec 64M)
@@ -35,9 +36,9 @@ hog big protected_t "$cg" 30
 batch_ctx=$(sed 's/:init_t:/:batch_t:/' /proc/self/attr/current)
 start moved web_t "$cg" sh -c "echo >/run/moved.waiting; tr-waitfile --timeout-ms 60000 /run/moved.go &&
 	printf %s '$batch_ctx' >/proc/self/attr/exec &&
-	exec tr-hog --mib 8 --ready /run/moved.ready"
+	exec tr-hog --mib 12 --ready /run/moved.ready"
 waitfile 10000 /run/moved.waiting
-hog bait batch_t "$cg" 8
+hog bait batch_t "$cg" 10
 push pusher1 user_t "$cg" 26
 check_eq "first OOM: the batch_t bait dies, the web_t task lives on" "killed:9 web_t" \
 	"$(status bait) $(domain_of moved)"
