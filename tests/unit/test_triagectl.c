@@ -1313,6 +1313,50 @@ static void test_version_and_verbosity(void **state)
 	run_free(&r);
 }
 
+/*
+ * --root with trailing slashes (bash completes a directory as "triage/"):
+ * the LSM list is still read from the directory above it.
+ */
+static void test_root_slash(void **state)
+{
+	static const struct {
+		const char *root, *secfs;
+	} cases[] = {
+		{ "/sys/kernel/security/triage", "/sys/kernel/security" },
+		{ "/sys/kernel/security/triage/", "/sys/kernel/security" },
+		{ "/sys/kernel/security//triage//", "/sys/kernel/security" },
+		{ "/triage/", "/" },
+		{ "triage/", "." },
+		{ "sec/triage", "sec" },
+	};
+	struct fake *f = *state;
+	struct tc_ctx ctx = { 0 };
+	char dir[128], root[140];
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s;
+
+		ctx.root = cases[i].root;
+		s = tc_secfs(&ctx);
+		assert_string_equal(s, cases[i].secfs);
+		free(s);
+	}
+	/* a whole command: the fake's lsm is in f->dir, above "triage/" */
+	snprintf(dir, sizeof(dir), "%s/triage", f->dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	put(dir, "stats", stats_text);
+	put(dir, "policy", active_policy);
+	put(dir, "load_error", "");
+	put(dir, "mode", "enforce\n");
+	snprintf(root, sizeof(root), "%s/", dir);
+	r = run(f, "--root", root, "status");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "capability,selinux,triage (major: selinux)");
+	run_free(&r);
+}
+
 /* Why triage is unavailable, exit 3. */
 static void test_unavailable(void **state)
 {
@@ -1551,6 +1595,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_check_stdin, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_version_and_verbosity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unavailable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_root_slash, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_boot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_dry_run_and_diff, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_log_follow_gap, setup, teardown),

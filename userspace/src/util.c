@@ -174,18 +174,27 @@ int tc_fail(struct tc_ctx *ctx, int code, const char *fmt, ...)
 	return code;
 }
 
+/*
+ * The parent of the triage directory: "/sys/kernel/security" for
+ * "/sys/kernel/security/triage", also when --root ends in slashes (as a
+ * shell's completion of a directory writes it).
+ */
 char *tc_secfs(const struct tc_ctx *ctx)
 {
-	const char *slash;
+	const char *root = ctx->root;
+	size_t n = strlen(root);
 
 	if (ctx->secfs)
 		return tc_strdup(ctx->secfs);
-	slash = strrchr(ctx->root, '/');
-	if (!slash)
+	while (n > 1 && root[n - 1] == '/')
+		n--;			/* "triage/" is "triage" */
+	while (n > 0 && root[n - 1] != '/')
+		n--;			/* the last component */
+	if (!n)
 		return tc_strdup(".");
-	if (slash == ctx->root)
-		return tc_strdup("/");
-	return strndup(ctx->root, slash - ctx->root);
+	while (n > 1 && root[n - 1] == '/')
+		n--;			/* the slashes before it */
+	return strndup(root, n);
 }
 
 char *tc_lsm_list(const struct tc_ctx *ctx)
