@@ -32,6 +32,9 @@
 #ifndef TRIAGE_EXAMPLES_DIR
 #error "build with -DTRIAGE_EXAMPLES_DIR=\"/path/to/policy/examples\""
 #endif
+#ifndef TRIAGE_USERSPACE_DIR
+#error "build with -DTRIAGE_USERSPACE_DIR=\"/path/to/userspace\""
+#endif
 #ifndef TRIAGE_REFPOLICY
 #define TRIAGE_REFPOLICY "/etc/selinux/default/policy/policy.33"
 #endif
@@ -1357,6 +1360,244 @@ static void test_root_slash(void **state)
 	run_free(&r);
 }
 
+/* ------------------------------------------- man page, --help, completion */
+
+struct optset {
+	char name[16][32];
+	size_t n;
+};
+
+static bool optset_has(const struct optset *o, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		if (!strcmp(o->name[i], name))
+			return true;
+	return false;
+}
+
+static void optset_add(struct optset *o, const char *name)
+{
+	if (optset_has(o, name))
+		return;
+	assert_true(o->n < 16);
+	snprintf(o->name[o->n++], sizeof(o->name[0]), "%s", name);
+}
+
+/* Every "--word" of @text (roff's "\-\-" too) into @o. */
+static void optset_scan(struct optset *o, const char *text)
+{
+	char *t = tc_strdup(text), *w = t, *p;
+	const char *q;
+
+	for (q = text; *q; q++)		/* "\-" is "-" */
+		if (!(q[0] == '\\' && q[1] == '-'))
+			*w++ = *q;
+	*w = '\0';
+	for (p = t; (p = strstr(p, "--")); ) {
+		char word[32];
+		size_t n;
+
+		if (p > t && (p[-1] == '-' || (p[-1] >= 'a' && p[-1] <= 'z'))) {
+			p += 2;
+			continue;
+		}
+		n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+		if (n && n + 2 < sizeof(word)) {
+			snprintf(word, sizeof(word), "%.*s", (int)n + 2, p);
+			optset_add(o, word);
+		}
+		p += 2 + n;
+	}
+	free(t);
+}
+
+static void optset_equal(const struct optset *a, const struct optset *b,
+			 const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (!optset_has(b, a->name[i]))
+			fail_msg("%s: '%s' only on one side", what, a->name[i]);
+	for (i = 0; i < b->n; i++)
+		if (!optset_has(a, b->name[i]))
+			fail_msg("%s: '%s' only on the other side", what,
+				 b->name[i]);
+}
+
+/* The words of shell assignment `local NAME="..."` in @sh. */
+static char *sh_words(const char *sh, const char *name)
+{
+	char key[64];
+	const char *p, *e;
+
+	snprintf(key, sizeof(key), "local %s=\"", name);
+	p = strstr(sh, key);
+	assert_non_null(p);
+	p += strlen(key);
+	e = strchr(p, '"');
+	assert_non_null(e);
+	return strndup(p, e - p);
+}
+
+/* The line after "    CMD)" in the completion's case on the command. */
+static char *sh_branch(const char *sh, const char *cmd)
+{
+	char key[64];
+	const char *p, *e;
+
+	snprintf(key, sizeof(key), "\n        %s)\n", cmd);
+	p = strstr(sh, key);
+	if (!p) {
+		snprintf(key, sizeof(key), "\n        *)\n");
+		p = strstr(sh, key);
+	}
+	assert_non_null(p);
+	p += strlen(key);
+	e = strchr(p, '\n');
+	return strndup(p, e - p);
+}
+
+/* Does triagectl(8) have a .TP entry for command @name? */
+static bool man_documents(const char *man, const char *name)
+{
+	const char *p;
+	size_t n = strlen(name);
+
+	for (p = man; (p = strstr(p, "\n.TP\n")); p++) {
+		const char *l = p + 5, *w = strchr(l, ' ');
+
+		if (l[0] != '.' || !w || w > strchr(l, '\n'))
+			continue;
+		w += 1 + (w[1] == '"');
+		if (!strncmp(w, name, n) &&
+		    (w[n] == ' ' || w[n] == '"' || w[n] == '\n'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * triagectl(8), triagectl --help, and the bash completion agree with
+ * what the parser does: the same commands, each with the same options,
+ * every option offered is accepted, every other one refused.
+ */
+static void test_cli_consistency(void **state)
+{
+	static const char *const with_value[] = {
+		"--root", "--selinux-policy", "--proc",
+	};
+	struct fake *f = *state;
+	struct optset man = { 0 }, helped = { 0 }, common = { 0 };
+	char *manp = get(TRIAGE_USERSPACE_DIR "/man", "triagectl.8");
+	char *comp = get(TRIAGE_USERSPACE_DIR "/completion", "triagectl");
+	char *cmds = sh_words(comp, "commands"), *save = NULL, *cmd;
+	char *commonw = sh_words(comp, "common");
+	size_t ncmds = 0, nlisted = 0, i;
+	struct run r, all;
+	const char *p;
+
+	optset_scan(&man, manp);
+	optset_scan(&common, commonw);
+	all = run(f, "--help");
+	assert_int_equal(all.rc, 0);
+	optset_scan(&helped, all.out);
+	/* every command of the overview is completed */
+	for (p = all.out; (p = strstr(p, "\n  triagectl ")); p++) {
+		char name[32];
+
+		sscanf(p + 12, "%31s", name);
+		if (!strstr(cmds, name))
+			fail_msg("command '%s' is not completed", name);
+		nlisted++;
+	}
+	for (cmd = strtok_r(cmds, " ", &save); cmd;
+	     cmd = strtok_r(NULL, " ", &save)) {
+		struct optset usage = { 0 }, completed = { 0 };
+		char *branch = sh_branch(comp, cmd), *line;
+		char want[64];
+
+		ncmds++;
+		if (!man_documents(manp, cmd))
+			fail_msg("triagectl(8) has no entry for '%s'", cmd);
+		r = run(f, "help", cmd);
+		assert_int_equal(r.rc, 0);
+		snprintf(want, sizeof(want), "usage: triagectl %s ", cmd);
+		assert_contains(r.out, want);
+		line = strndup(r.out, strcspn(r.out, "\n"));
+		optset_scan(&usage, line);
+		optset_scan(&helped, r.out);
+		free(line);
+		for (i = 0; i < common.n; i++)
+			optset_add(&usage, common.name[i]);
+		assert_contains(r.out, "Options of every command:");
+		run_free(&r);
+		if (strstr(branch, "$common"))
+			optset_scan(&completed, commonw);
+		optset_scan(&completed, branch);
+		free(branch);
+		optset_equal(&usage, &completed, cmd);
+		/* what the man page names: accepted here or refused here */
+		for (i = 0; i < man.n; i++) {
+			const char *o = man.name[i];
+			bool val = false;
+			size_t k;
+
+			for (k = 0; k < 3; k++)
+				val |= !strcmp(o, with_value[k]);
+			r = val ? run(f, cmd, o, "/nonexistent") : run(f, cmd, o);
+			if (optset_has(&usage, o)) {
+				if (strstr(r.err, "unknown option"))
+					fail_msg("triagectl %s %s: %s", cmd, o, r.err);
+			} else if (r.rc != TC_EXIT_USAGE ||
+				   !strstr(r.err, "unknown option")) {
+				fail_msg("triagectl %s %s: accepted, but not in its usage", cmd, o);
+			}
+			run_free(&r);
+		}
+	}
+	assert_int_equal(ncmds, 9);
+	assert_int_equal(ncmds, nlisted);
+	/* the man page and the help texts name the same options */
+	optset_equal(&man, &helped, "triagectl(8) against --help");
+	run_free(&all);
+
+	/* help, version and --root: no argument silently dropped */
+	/* the two commands only the top level completes */
+	assert_contains(comp, "\"$commands help version\"");
+	assert_true(man_documents(manp, "help"));
+	assert_true(man_documents(manp, "version"));
+	r = run(f, "help", "frobnicate");
+	assert_int_equal(r.rc, TC_EXIT_USAGE);
+	assert_contains(r.err, "unknown command 'frobnicate'");
+	run_free(&r);
+	r = run(f, "help", "check", "load");
+	assert_int_equal(r.rc, TC_EXIT_USAGE);
+	assert_contains(r.err, "unexpected argument 'load'");
+	run_free(&r);
+	r = run(f, "version", "check");
+	assert_int_equal(r.rc, TC_EXIT_USAGE);
+	run_free(&r);
+	r = run(f, "version");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "triagectl " TC_VERSION "\n");
+	run_free(&r);
+	r = run(f, "--root");
+	assert_int_equal(r.rc, TC_EXIT_USAGE);
+	assert_contains(r.err, "triagectl: option '--root' needs a value\n");
+	run_free(&r);
+	r = run(f, "--root=", "status");
+	assert_int_equal(r.rc, TC_EXIT_USAGE);
+	assert_contains(r.err, "option '--root' needs a value");
+	run_free(&r);
+	free(cmds);
+	free(commonw);
+	free(comp);
+	free(manp);
+}
+
 /* Why triage is unavailable, exit 3. */
 static void test_unavailable(void **state)
 {
@@ -1596,6 +1837,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_version_and_verbosity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unavailable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_root_slash, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cli_consistency, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_boot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_dry_run_and_diff, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_log_follow_gap, setup, teardown),

@@ -288,15 +288,22 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 	int n, e, le, idx = -1, rc;
 	struct stat st;
 	size_t r;
+	const char *procdir = NULL;
+	const struct tc_opt opts[] = {
+		{ "--proc", true, &procdir, NULL },
+		{ NULL, false, NULL, NULL },
+	};
 	long pid;
 
-	n = tc_parse_opts(ctx, "explain", argc, argv, NULL, pos, 1, &help);
+	n = tc_parse_opts(ctx, "explain", argc, argv, opts, pos, 1, &help);
 	if (n < 0)
 		return tc_usage(ctx, "explain", true);
 	if (help)
 		return tc_usage(ctx, "explain", false);
 	if (n != 1)
 		return tc_usage(ctx, "explain", true);
+	if (procdir)
+		ctx->proc = procdir;
 	errno = 0;
 	pid = strtol(pos[0], &end, 10);
 	if (*end || end == pos[0] || pid <= 0 || errno || pid > 0x7fffffff) {

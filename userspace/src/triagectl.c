@@ -62,7 +62,6 @@ static const char tc_common_help[] =
 	"  -q, --quiet    errors only: no warnings, notes or success lines\n"
 	"  -v, --verbose  say which files and SELinux policy are used\n"
 	"  -h, --help     this help\n"
-	"  --version      the version\n"
 	"Exit status: 0 success, 1 errors (policy errors, failed expectations),\n"
 	"2 usage or scenario syntax, 3 triage not available, 4 no permission,\n"
 	"5 the kernel refused, 6 (status) no policy loaded.\n";
@@ -72,7 +71,8 @@ static void tc_overview(FILE *f)
 	size_t i;
 
 	fputs("usage: triagectl [--root DIR] [--json] [-q|-v] COMMAND [ARGS]\n"
-	      "       triagectl --version\n\ncommands:\n", f);
+	      "       triagectl --version | version\n"
+	      "       triagectl --help | help [COMMAND]\n\ncommands:\n", f);
 	for (i = 0; i < TC_NCOMMANDS; i++)
 		fprintf(f, "  triagectl %s\n", tc_commands[i].usage);
 	fputs("\nSee triagectl COMMAND --help and triagectl(8).\n", f);
@@ -107,7 +107,7 @@ int tc_usage(struct tc_ctx *ctx, const char *cmd, bool error)
 
 /*
  * Options may come anywhere after the command; "--" ends them.  --root,
- * --proc, --json and --help are understood by every command.
+ * --json, -q, -v and --help are understood by every command.
  */
 int tc_parse_opts(struct tc_ctx *ctx, const char *cmd, int argc, char **argv,
 		  const struct tc_opt *opts, char **pos, int maxpos,
@@ -159,13 +159,6 @@ int tc_parse_opts(struct tc_ctx *ctx, const char *cmd, int argc, char **argv,
 				goto missing;
 			ctx->root = val;
 			ctx->secfs = NULL;	/* its parent */
-			continue;
-		}
-		if (!strncmp(a, "--proc", nlen) && nlen == 6) {
-			val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!val || !*val)
-				goto missing;
-			ctx->proc = val;
 			continue;
 		}
 		for (o = opts; o && o->name; o++)
@@ -221,12 +214,16 @@ int tc_main(struct tc_ctx *ctx, int argc, char **argv)
 		} else if (!strcmp(argv[a], "--json")) {
 			ctx->json = true;
 			a++;
-		} else if (!strcmp(argv[a], "--root") && a + 1 < argc) {
-			ctx->root = argv[a + 1];
-			ctx->secfs = NULL;
-			a += 2;
-		} else if (!strncmp(argv[a], "--root=", 7) && argv[a][7]) {
-			ctx->root = argv[a] + 7;
+		} else if (!strcmp(argv[a], "--root") ||
+			   !strncmp(argv[a], "--root=", 7)) {
+			const char *val = argv[a][6] ? argv[a] + 7 :
+					  a + 1 < argc ? argv[++a] : NULL;
+
+			if (!val || !*val) {
+				fprintf(ctx->err, "triagectl: option '--root' needs a value\n");
+				return tc_usage(ctx, NULL, true);
+			}
+			ctx->root = val;
 			ctx->secfs = NULL;
 			a++;
 		} else {
@@ -238,16 +235,30 @@ int tc_main(struct tc_ctx *ctx, int argc, char **argv)
 	if (a >= argc)
 		return tc_usage(ctx, NULL, true);
 	cmd = argv[a];
-	if (!strcmp(cmd, "version")) {
-		fprintf(ctx->out, "triagectl %s\n", TC_VERSION);
-		return TC_EXIT_OK;
+	if (!strcmp(cmd, "version") || !strcmp(cmd, "help")) {
+		const char *topic = a + 1 < argc ? argv[a + 1] : NULL;
+
+		if (a + 2 < argc || (topic && cmd[0] == 'v')) {
+			fprintf(ctx->err, "triagectl %s: unexpected argument '%s'\n",
+				cmd, tc_esc(argv[argc - 1]));
+			return tc_usage(ctx, NULL, true);
+		}
+		if (cmd[0] == 'v') {
+			fprintf(ctx->out, "triagectl %s\n", TC_VERSION);
+			return TC_EXIT_OK;
+		}
+		if (!topic)
+			return tc_usage(ctx, NULL, false);
+		cmd = topic;	/* help COMMAND: an unknown one is an error */
+		for (i = 0; i < TC_NCOMMANDS; i++)
+			if (!strcmp(cmd, tc_commands[i].name))
+				return tc_usage(ctx, cmd, false);
+	} else {
+		for (i = 0; i < TC_NCOMMANDS; i++)
+			if (!strcmp(cmd, tc_commands[i].name))
+				return tc_commands[i].run(ctx, argc - a - 1,
+							  argv + a + 1);
 	}
-	if (!strcmp(cmd, "help"))
-		return tc_usage(ctx, a + 1 < argc ? argv[a + 1] : NULL, false);
-	for (i = 0; i < TC_NCOMMANDS; i++)
-		if (!strcmp(cmd, tc_commands[i].name))
-			return tc_commands[i].run(ctx, argc - a - 1,
-						  argv + a + 1);
 	{
 		const char *names[TC_NCOMMANDS + 1], *near;
 
