@@ -761,6 +761,32 @@ static void test_status(void **state)
 	assert_string_equal(r.err, "");
 	run_free(&r);
 
+	/*
+	 * Without CAP_MAC_ADMIN (stats and mode are for anybody): what could
+	 * not be read is said, not silently left out.
+	 */
+	put(path, "oom_policy", "triage classic\n");
+	deny_name = "policy";
+	deny_errno = EPERM;
+	r = run(f, "status");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "policy                 9f1c0e1d2a3b4c5d, 3 rules, generation 3\n");
+	assert_contains(r.out, "last refused load      3:7: unknown keyword 'protec'\n");
+	assert_contains(r.err, "triagectl: note: reading the policy needs CAP_MAC_ADMIN (run as root): the rules' texts and inert rules are not shown\n");
+	assert_not_contains(r.err, "load_error");
+	run_free(&r);
+	deny_name = "load_error";
+	r = run(f, "status");
+	assert_int_equal(r.rc, 0);
+	assert_not_contains(r.out, "last refused load");
+	assert_contains(r.err, "triagectl: note: reading load_error needs CAP_MAC_ADMIN (run as root): the reason of the last refused load is not shown\n");
+	assert_not_contains(r.err, "reading the policy");
+	run_free(&r);
+	r = run(f, "-q", "status");
+	assert_string_equal(r.err, "");
+	run_free(&r);
+	deny_name = NULL;
+
 	/* no policy loaded: said so, and exit 6 */
 	put(f->dir, "policy", "");
 	put(f->dir, "stats", "policy_generation 0\npolicy_hash 0000000000000000\n"

@@ -849,7 +849,7 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	bool help, loaded, in_chain;
 	size_t i, ninert;
 	long long ltime = 0;
-	int n, e, chain_errno;
+	int n, e, chain_errno, lerr_errno;
 	const char *p;
 
 	n = tc_parse_opts(ctx, "status", argc, argv, NULL, pos, 0, &help);
@@ -867,6 +867,7 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	chain_errno = errno;
 	in_chain = chain && tc_chain_has_triage(chain);
 	lerr = tc_read_at(ctx, "load_error", NULL);
+	lerr_errno = lerr ? 0 : errno;
 	if (lerr)
 		tc_chomp(lerr);
 	if (!tc_stat(stats, "mode", mode, sizeof(mode))) {
@@ -1040,6 +1041,18 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	}
 	errno = chain_errno;
 	tc_chain_warning(ctx, chain, mode);
+	/* stats and mode are for anybody; the policy and load_error are not */
+	if (!pol && e && e != ENOENT && ctx->verbosity >= 0)
+		fprintf(ctx->err, "triagectl: note: %s: the rules' texts and inert rules are not shown\n",
+			e == EPERM || e == EACCES ?
+			"reading the policy needs CAP_MAC_ADMIN (run as root)" :
+			e == EINVAL ? "the policy in force does not parse with this triagectl's parser (an older triagectl?)" :
+			strerror(e));
+	if (!lerr && lerr_errno != ENOENT && ctx->verbosity >= 0)
+		fprintf(ctx->err, "triagectl: note: %s: the reason of the last refused load is not shown\n",
+			lerr_errno == EPERM || lerr_errno == EACCES ?
+			"reading load_error needs CAP_MAC_ADMIN (run as root)" :
+			strerror(lerr_errno));
 	if (ctx->verbosity >= 0 && tc_stat(stats, "audit_drops", v, sizeof(v)) &&
 	    strtoll(v, NULL, 10) > 0)
 		fprintf(ctx->err, "triagectl: warning: %s decision audit records were dropped (audit backlog full?): the audit log misses them\n",
