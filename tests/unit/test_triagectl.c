@@ -480,6 +480,21 @@ static void test_usage(void **state)
 	assert_int_equal(r.rc, 2);
 	assert_contains(r.err, "needs a value");
 	run_free(&r);
+	/* options that exclude each other: a usage error that says why */
+	r = run(f, "check", "a", "--selinux-policy", "x", "--no-selinux");
+	assert_int_equal(r.rc, 2);
+	assert_contains(r.err, "triagectl check: --selinux-policy and --no-selinux exclude each other\n");
+	run_free(&r);
+	r = run(f, "diff", "a", "--no-selinux", "--selinux-policy=x");
+	assert_int_equal(r.rc, 2);
+	assert_contains(r.err, "triagectl diff: --selinux-policy and --no-selinux exclude each other\n");
+	run_free(&r);
+	put(f->dir, "in.policy", "protect type=web_t\n");
+	r = run(f, "load", f->file, "--no-selinux", "--boot", "--force");
+	assert_int_equal(r.rc, 2);
+	assert_contains(r.err, "triagectl load: --boot and --force exclude each other\n");
+	assert_string_equal(r.out, "");
+	run_free(&r);
 	r = run(f, "frobnicate");
 	assert_int_equal(r.rc, 2);
 	run_free(&r);

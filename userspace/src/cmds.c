@@ -176,6 +176,16 @@ static void tc_chain_warning(struct tc_ctx *ctx, const char *chain,
 
 /* ------------------------------------------------------------ check */
 
+/* Two options given that exclude each other: say so (a usage error). */
+static bool tc_exclusive(struct tc_ctx *ctx, const char *cmd, bool both,
+			 const char *a, const char *b)
+{
+	if (both)
+		fprintf(ctx->err, "triagectl %s: %s and %s exclude each other\n",
+			cmd, a, b);
+	return both;
+}
+
 /*
  * Open the SELinux policy to check against: @given, else the loaded
  * one when SELinux is enabled.  *s stays NULL, with a note in @res, when
@@ -296,7 +306,8 @@ int tc_cmd_check(struct tc_ctx *ctx, int argc, char **argv)
 		return tc_usage(ctx, "check", true);
 	if (help)
 		return tc_usage(ctx, "check", false);
-	if (n != 1 || (selpath && nosel))
+	if (n != 1 || tc_exclusive(ctx, "check", selpath && nosel,
+				   "--selinux-policy", "--no-selinux"))
 		return tc_usage(ctx, "check", true);
 	name = tc_input_name(pos[0]);
 	text = tc_check_file(ctx, pos[0], selpath, nosel, false, &len, &res,
@@ -588,7 +599,10 @@ static int tc_load(struct tc_ctx *ctx, int argc, char **argv,
 		return tc_usage(ctx, cmd, true);
 	if (help)
 		return tc_usage(ctx, cmd, false);
-	if (n != 1 || (selpath && nosel))
+	if (n != 1 ||
+	    tc_exclusive(ctx, cmd, selpath && nosel, "--selinux-policy",
+			 "--no-selinux") ||
+	    tc_exclusive(ctx, cmd, boot && force, "--boot", "--force"))
 		return tc_usage(ctx, cmd, true);
 	if (dry)
 		kind = TC_DRY_RUN;
