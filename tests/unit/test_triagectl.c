@@ -1751,6 +1751,26 @@ static void test_load_dry_run_and_diff(void **state)
 	r = run(f, "diff", f->file, "--force");
 	assert_int_equal(r.rc, TC_EXIT_USAGE);
 	run_free(&r);
+
+	/*
+	 * The policy in force unreadable (no CAP_MAC_ADMIN): nothing to
+	 * compare, exit 4, as triagectl(8) says for diff, load --dry-run
+	 * and explain.
+	 */
+	deny_name = "policy";
+	r = run(f, "diff", f->file, "--no-selinux");
+	assert_int_equal(r.rc, TC_EXIT_PERM);
+	assert_string_equal(r.out, "");
+	assert_contains(r.err, "triagectl: reading the policy needs CAP_MAC_ADMIN (run as root)\n");
+	run_free(&r);
+	r = run(f, "load", "--dry-run", f->file, "--no-selinux");
+	assert_int_equal(r.rc, TC_EXIT_PERM);
+	run_free(&r);
+	r = run(f, "explain", "211");
+	assert_int_equal(r.rc, TC_EXIT_PERM);
+	assert_contains(r.err, "reading the policy needs CAP_MAC_ADMIN");
+	run_free(&r);
+	deny_name = NULL;
 }
 
 static void test_log_follow_gap(void **state)
