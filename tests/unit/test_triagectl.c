@@ -1221,6 +1221,27 @@ static void test_scenario(void **state)
 		assert_int_equal(r.rc, TC_EXIT_USAGE);
 		assert_contains(r.err, "no expectations");
 		run_free(&r);
+
+		/*
+		 * Over 1 MiB: refused, not cut (the expectation past the cut
+		 * would not be tested, and one cut in half could pass).
+		 */
+		{
+			size_t n = (1 << 20) / 32 + 1, k;
+			char *big = malloc(n * 32 + 64), *o = big;
+
+			assert_non_null(big);
+			for (k = 0; k < n; k++)
+				o += sprintf(o, "%-30s\n", "killable type=batch_t");
+			strcpy(o, "never type=batch_t\n");
+			put(f->dir, "s.scenario", big);
+			free(big);
+		}
+		r = run(f, "test", path);
+		assert_int_equal(r.rc, TC_EXIT_ERROR);
+		assert_contains(r.err, "s.scenario: larger than 1024 KiB; nothing tested\n");
+		assert_string_equal(r.out, "");
+		run_free(&r);
 	}
 }
 

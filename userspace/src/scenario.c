@@ -23,6 +23,9 @@
 
 #include "triagectl.h"
 
+/* the largest scenario read */
+#define TC_SCENARIO_MAX	(1 << 20)
+
 enum tc_expect { TC_NEVER, TC_KILLABLE, TC_DIES_FIRST, TC_BEFORE, TC_VERDICT };
 
 struct tc_expectation {
@@ -348,7 +351,7 @@ int tc_cmd_test(struct tc_ctx *ctx, int argc, char **argv)
 	struct tc_row *rows;
 	char *pos[1], *text, *rtext;
 	const char *name;
-	size_t nex = 0, i, failed = 0;
+	size_t nex = 0, i, failed = 0, len;
 	unsigned int nerr = 0;
 	bool help;
 	int n;
@@ -361,10 +364,16 @@ int tc_cmd_test(struct tc_ctx *ctx, int argc, char **argv)
 	if (n != 1)
 		return tc_usage(ctx, "test", true);
 	name = tc_input_name(pos[0]);
-	text = tc_read_input(pos[0], 1 << 20, NULL);
+	text = tc_read_input(pos[0], TC_SCENARIO_MAX, &len);
 	if (!text)
 		return tc_fail(ctx, TC_EXIT_ERROR, "cannot read %s: %s",
 			       tc_esc(name), strerror(errno));
+	if (len > TC_SCENARIO_MAX) {
+		/* not cut silently: the rest would go untested */
+		free(text);
+		return tc_fail(ctx, TC_EXIT_ERROR, "%s: larger than %d KiB; nothing tested",
+			       tc_esc(name), TC_SCENARIO_MAX / 1024);
+	}
 	ex = tc_scenario_parse(ctx, name, text, &nex, &nerr);
 	free(text);
 	if (nerr)
