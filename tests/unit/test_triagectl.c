@@ -1232,7 +1232,7 @@ static void test_scenario(void **state)
 
 			assert_non_null(big);
 			for (k = 0; k < n; k++)
-				o += sprintf(o, "%-30s\n", "killable type=batch_t");
+				o += sprintf(o, "%-31s\n", "killable type=batch_t");
 			strcpy(o, "never type=batch_t\n");
 			put(f->dir, "s.scenario", big);
 			free(big);
