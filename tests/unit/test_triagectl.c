@@ -1684,7 +1684,8 @@ static void test_unavailable(void **state)
 	fflush(ctx.err);
 	assert_int_equal(r.rc, TC_EXIT_UNAVAILABLE);
 	assert_contains(ebuf, "the triage LSM is not active in this kernel (active LSMs: capability,selinux); "
-			"it must be built in (CONFIG_SECURITY_TRIAGE=y) and named in lsm= on the kernel command line\n");
+			"it must be built in (CONFIG_SECURITY_TRIAGE=y) and enabled: named in CONFIG_LSM, "
+			"or in lsm= when the kernel command line has one (lsm= replaces CONFIG_LSM)\n");
 	/* no lsm file: securityfs not mounted */
 	unlink(strcat(strcpy(root, f->dir), "/lsm"));
 	snprintf(root, sizeof(root), "%s/triage-missing", f->dir);

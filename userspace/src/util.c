@@ -279,7 +279,7 @@ int tc_sfs_fail(struct tc_ctx *ctx, const char *name, int e, bool writing)
 		dir = tc_secfs(ctx);
 		if (lsms && !tc_in_list(lsms, "triage"))
 			rc = tc_fail(ctx, TC_EXIT_UNAVAILABLE,
-				     "the triage LSM is not active in this kernel (active LSMs: %s); it must be built in (CONFIG_SECURITY_TRIAGE=y) and named in lsm= on the kernel command line",
+				     "the triage LSM is not active in this kernel (active LSMs: %s); it must be built in (CONFIG_SECURITY_TRIAGE=y) and enabled: named in CONFIG_LSM, or in lsm= when the kernel command line has one (lsm= replaces CONFIG_LSM)",
 				     lsms);
 		else if (lsms)
 			rc = tc_fail(ctx, TC_EXIT_UNAVAILABLE,
