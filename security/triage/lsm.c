@@ -24,15 +24,6 @@
 struct triage_loaded __rcu *triage_active;
 struct triage_counters triage_counters;
 
-/* Fork: a new label (rare: the parent's usually) is matched at once */
-static int triage_task_alloc(struct task_struct *task,
-			     unsigned long clone_flags)
-{
-	if (rcu_access_pointer(triage_active))
-		triage_learn_secid(triage_cred_secid(task->real_cred));
-	return 0;
-}
-
 /*
  * Exec: the new credentials are still private; their label is matched
  * before they are installed, lock-free unless the label is new.
@@ -45,8 +36,11 @@ static void triage_bprm_committing_creds(const struct linux_binprm *bprm)
 
 /*
  * New credentials: numbered, so that no verdict remembered for the old ones
- * applies to them.  AppArmor gives them the newest label of a replaced
- * profile; learning may sleep, so a new label is learnt from a work item.
+ * applies to them.  Their label is new only after a relabel without exec
+ * (a fork's copy of such a task's credentials, or AppArmor's newest label
+ * of a replaced profile); learning may sleep, so it is learnt from a work
+ * item.  Fork has no hook of its own: a thread shares its parent's
+ * credentials, a process gets a copy prepared here.
  */
 static int triage_cred_prepare(struct cred *new, const struct cred *old,
 			       gfp_t gfp)
@@ -85,7 +79,6 @@ static const struct lsm_id triage_lsmid = {
 static struct security_hook_list triage_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(cred_prepare, triage_cred_prepare),
 	LSM_HOOK_INIT(cred_transfer, triage_cred_transfer),
-	LSM_HOOK_INIT(task_alloc, triage_task_alloc),
 	LSM_HOOK_INIT(bprm_committing_creds, triage_bprm_committing_creds),
 	LSM_HOOK_INIT(oom_select, triage_oom_select),
 };
