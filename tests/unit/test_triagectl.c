@@ -456,7 +456,8 @@ static void test_check_json(void **state)
 	assert_int_equal(r.rc, 1);
 	assert_contains(r.out, "\"ok\":false,\"rules\":1,\"errors\":1,\"warnings\":0,"
 			"\"diagnostics\":[{\"line\":1,\"column\":14,\"severity\":\"error\","
-			"\"message\":\"unknown SELinux type 'web_tt' (did you mean 'web_t'?)\"}]}\n");
+			"\"message\":\"unknown SELinux type 'web_tt' (did you mean 'web_t'?)\"}],"
+			"\"error\":{\"exit\":1,\"kind\":\"error\",\"message\":\"");
 	run_free(&r);
 }
 
@@ -467,7 +468,7 @@ static void test_usage(void **state)
 
 	r = run(f, "check");
 	assert_int_equal(r.rc, 2);
-	assert_contains(r.err, "usage: triagectl check FILE");
+	assert_string_equal(r.err, "triagectl check: no policy FILE given (- reads standard input); see triagectl check --help\n");
 	run_free(&r);
 	r = run(f, "check", "a", "b");
 	assert_int_equal(r.rc, 2);
@@ -483,16 +484,16 @@ static void test_usage(void **state)
 	/* options that exclude each other: a usage error that says why */
 	r = run(f, "check", "a", "--selinux-policy", "x", "--no-selinux");
 	assert_int_equal(r.rc, 2);
-	assert_contains(r.err, "triagectl check: --selinux-policy and --no-selinux exclude each other\n");
+	assert_contains(r.err, "triagectl check: --selinux-policy and --no-selinux exclude each other; see triagectl check --help\n");
 	run_free(&r);
 	r = run(f, "diff", "a", "--no-selinux", "--selinux-policy=x");
 	assert_int_equal(r.rc, 2);
-	assert_contains(r.err, "triagectl diff: --selinux-policy and --no-selinux exclude each other\n");
+	assert_contains(r.err, "triagectl diff: --selinux-policy and --no-selinux exclude each other; see triagectl diff --help\n");
 	run_free(&r);
 	put(f->dir, "in.policy", "protect type=web_t\n");
 	r = run(f, "load", f->file, "--no-selinux", "--boot", "--force");
 	assert_int_equal(r.rc, 2);
-	assert_contains(r.err, "triagectl load: --boot and --force exclude each other\n");
+	assert_contains(r.err, "triagectl load: --boot and --force exclude each other; see triagectl load --help\n");
 	assert_string_equal(r.out, "");
 	run_free(&r);
 	r = run(f, "frobnicate");
@@ -618,12 +619,18 @@ static void test_load_diff(void **state)
 	free(now);
 	run_free(&r);
 
-	/* loading the same policy again: no change */
+	/* loading the same policy again (the kernel took its mode): no change */
+	put(f->dir, "mode", "permissive\n");
 	r = run(f, "load", f->file, "--no-selinux", "--json");
 	assert_int_equal(r.rc, 0);
-	assert_contains(r.out, "{\"loaded\":true,");
+	assert_contains(r.out, "{\"schema_version\":1,\"command\":\"load\",\"loaded\":true,");
 	assert_contains(r.out, "\"hash\":\"9f1c0e1d2a3b4c5d\",\"generation\":3,");
-	assert_contains(r.out, "\"settings\":{},\"added\":[],\"removed\":[],\"reordered\":false}");
+	assert_contains(r.out, "\"settings\":{\"mode\":{\"from\":\"permissive\",\"to\":\"permissive\",\"changed\":false},"
+			"\"fallback\":{\"from\":\"panic\",\"to\":\"panic\",\"changed\":false},"
+			"\"oom-score-adj\":{\"from\":\"override\",\"to\":\"override\",\"changed\":false}},"
+			"\"mode_set_at_run_time\":false,\"added\":[],\"removed\":[],\"reordered\":false,"
+			"\"verdict_changes\":null,\"check\":{");
+	assert_contains(r.out, "\"error\":null}\n");
 	run_free(&r);
 
 	/* a reordering is reported: first match wins */
@@ -666,7 +673,7 @@ static void test_load_refused(void **state)
 	fake_errno = EPERM;
 	r = run_with(f, fake_refuse, "load", f->file, "--no-selinux", "--json", NULL);
 	assert_int_equal(r.rc, TC_EXIT_PERM);
-	assert_string_equal(r.out, "{\"error\":{\"exit\":4,\"kind\":\"permission\","
+	assert_string_equal(r.out, "{\"schema_version\":1,\"command\":\"load\",\"error\":{\"exit\":4,\"kind\":\"permission\","
 			    "\"message\":\"loading a policy needs CAP_MAC_ADMIN (run as root)\"}}\n");
 	run_free(&r);
 
@@ -747,12 +754,13 @@ static void test_status(void **state)
 	/* JSON: times are numbers, as in log */
 	r = run(f, "status", "--json");
 	assert_int_equal(r.rc, 0);
-	assert_contains(r.out, "{\"enabled\":true,\"lsm\":\"capability,selinux,triage\",\"major_lsm\":\"selinux\","
+	assert_contains(r.out, "{\"schema_version\":1,\"command\":\"status\","
+			"\"enabled\":true,\"lsm\":\"capability,selinux,triage\",\"major_lsm\":\"selinux\","
 			"\"oom_policy\":\"triage classic\",\"triage_in_chain\":true,\"mode\":\"enforce\","
-			"\"policy_loaded\":true,\"policy_hash\":\"9f1c0e1d2a3b4c5d\",\"policy_generation\":3,"
+			"\"oom_select_hook\":null,\"policy_loaded\":true,\"policy_hash\":\"9f1c0e1d2a3b4c5d\",\"policy_generation\":3,"
 			"\"policy_load_time\":1764748800,\"policy_rules\":3,\"load_error\":null,"
 			"\"counters\":{\"oom_events\":12,");
-	assert_contains(r.out, "\"rule_hits\":[5,9,4],\"inert_rules\":[]}\n");
+	assert_contains(r.out, "\"rule_hits\":[5,9,4],\"inert_rules\":[],\"error\":null}\n");
 	run_free(&r);
 
 	/* triage not in the chain, a refused load, dropped audit records */
@@ -763,7 +771,7 @@ static void test_status(void **state)
 	    "policy_load_time 1764748800\npolicy_rules 3\nmode permissive\n"
 	    "oom_events 0\naudit_drops 2\nnew_counter 7\n");
 	r = run(f, "status");
-	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.rc, TC_EXIT_NOCHAIN);
 	assert_contains(r.out, "OOM chain              classic  (triage not in it: the policy decides nothing)\n");
 	assert_contains(r.out, "last refused load      3:7: unknown keyword 'protec'\n");
 	assert_contains(r.out, "  audit records dropped  2\n");
@@ -814,7 +822,7 @@ static void test_status(void **state)
 	run_free(&r);
 	r = run(f, "status", "--json");
 	assert_int_equal(r.rc, TC_EXIT_NOPOLICY);
-	assert_contains(r.out, "\"policy_loaded\":false,\"load_error\":");
+	assert_contains(r.out, "\"policy_loaded\":false,\"policy_hash\":null,");
 	run_free(&r);
 
 	r = run(NULL, "status");
@@ -839,7 +847,8 @@ static void test_mode(void **state)
 	free(now);
 	run_free(&r);
 	r = run(f, "mode", "--json");
-	assert_string_equal(r.out, "{\"mode\":\"permissive\"}\n");
+	assert_string_equal(r.out, "{\"schema_version\":1,\"command\":\"mode\",\"mode\":\"permissive\","
+			    "\"previous\":null,\"error\":null}\n");
 	run_free(&r);
 }
 
@@ -859,7 +868,7 @@ static void test_rank(void **state)
 
 	r = run(f, "rank", "--json");
 	assert_int_equal(r.rc, 0);
-	assert_contains(r.out, "[{\"rank\":1,\"pid\":211,\"tier\":\"sacrifice\",\"srank\":900,\"points\":1483,"
+	assert_contains(r.out, "{\"schema_version\":1,\"command\":\"rank\",\"candidates\":[{\"rank\":1,\"pid\":211,\"tier\":\"sacrifice\",\"srank\":900,\"points\":1483,"
 			"\"verdict\":\"sacrifice\",\"rule\":2,"
 			"\"label\":\"system_u:system_r:batch_t:s0\",\"comm\":\"tr-hog\","
 			"\"why\":\"sacrifice type=batch_t rank=900 group\"},\n");
@@ -893,7 +902,7 @@ static void test_rank(void **state)
 	run_free(&r);
 	r = run(f, "rank", "--json");
 	assert_int_equal(r.rc, TC_EXIT_PERM);
-	assert_contains(r.out, "{\"error\":{\"exit\":4,\"kind\":\"permission\",");
+	assert_contains(r.out, "\"command\":\"rank\",\"error\":{\"exit\":4,\"kind\":\"permission\",");
 	run_free(&r);
 	deny_name = "decisions";
 	r = run(f, "log");
@@ -1020,7 +1029,7 @@ static void test_explain(void **state)
 	run_free(&r);
 
 	r = run(f, "explain", "211", "--json");
-	assert_contains(r.out, "{\"pid\":211,\"comm\":\"tr-hog\",\"label\":\"system_u:system_r:batch_t:s0\","
+	assert_contains(r.out, "{\"schema_version\":1,\"command\":\"explain\",\"pid\":211,\"comm\":\"tr-hog\",\"label\":\"system_u:system_r:batch_t:s0\","
 			"\"policy_loaded\":true,"
 			"\"rule\":2,\"rule_text\":\"sacrifice type=batch_t rank=900 group\",\"verdict\":\"sacrifice\","
 			"\"candidate\":true,\"rank\":1,\"tier\":\"sacrifice\",\"points\":1483,");
@@ -1131,7 +1140,8 @@ static void test_log(void **state)
 	r = run(f, "log", "--json");
 	assert_int_equal(r.rc, 0);
 	/* times are numbers, as in status */
-	assert_contains(r.out, "[{\"seq\":16,\"time\":1764748790.000000001,\"mode\":\"permissive\",");
+	assert_contains(r.out, "{\"schema_version\":1,\"command\":\"log\",\"decisions\":"
+			"[{\"seq\":16,\"time\":1764748790.000000001,\"mode\":\"permissive\",");
 	run_free(&r);
 
 	/* --follow prints each decision once (two polls of an unchanged file) */
@@ -1201,7 +1211,7 @@ static void test_scenario(void **state)
 
 		r = run(f, "test", path, "--json");
 		assert_int_equal(r.rc, 0);
-		assert_contains(r.out, "\"tests\":2,\"passed\":2,\"failed\":0}\n");
+		assert_contains(r.out, "\"tests\":2,\"passed\":2,\"failed\":0,\"error\":null}\n");
 		run_free(&r);
 
 		put(f->dir, "s.scenario", "nevr type=x\nbefore type=a\nnever type=a rank=3\nnever\n"
@@ -1371,7 +1381,8 @@ static void test_version_and_verbosity(void **state)
 	run_free(&r);
 	r = run(f, "--json", "frobnicate");
 	assert_int_equal(r.rc, TC_EXIT_USAGE);
-	assert_contains(r.out, "{\"error\":{\"exit\":2,\"kind\":\"usage\",");
+	assert_contains(r.out, "{\"schema_version\":1,\"command\":null,\"error\":{\"exit\":2,\"kind\":\"usage\","
+			"\"message\":\"unknown command 'frobnicate'\"}}\n");
 	run_free(&r);
 	r = run(f, "lod");
 	assert_contains(r.err, "unknown command 'lod' (did you mean 'load'?)");
@@ -1504,22 +1515,40 @@ static char *sh_words(const char *sh, const char *name)
 	return strndup(p, e - p);
 }
 
-/* The line after "    CMD)" in the completion's case on the command. */
-static char *sh_branch(const char *sh, const char *cmd)
+/*
+ * What bash completion offers (one word a line) for "triagectl @line",
+ * whose last word is the one being completed ('' for an empty one): userspace/completion/triagectl run by bash with Debian's
+ * bash-completion, in @dir.
+ */
+static char *complete(const char *dir, const char *line)
 {
-	char key[64];
-	const char *p, *e;
+	char script[256], cmd[600], *buf = NULL;
+	size_t len = 0;
+	FILE *f, *p;
+	int c;
 
-	snprintf(key, sizeof(key), "\n        %s)\n", cmd);
-	p = strstr(sh, key);
-	if (!p) {
-		snprintf(key, sizeof(key), "\n        *)\n");
-		p = strstr(sh, key);
-	}
+	snprintf(script, sizeof(script), "%s.complete.sh", dir);	/* not in dir */
+	f = fopen(script, "w");
+	assert_non_null(f);
+	fprintf(f, "source /usr/share/bash-completion/bash_completion\n"
+		   "source %s/completion/triagectl\n"
+		   "eval \"COMP_WORDS=(triagectl $1)\"\n"
+		   "COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))\n"
+		   "COMP_LINE=\"${COMP_WORDS[*]}\"; COMP_POINT=${#COMP_LINE}\n"
+		   "COMPREPLY=()\n"
+		   "_triagectl triagectl \"${COMP_WORDS[COMP_CWORD]}\" \"${COMP_WORDS[COMP_CWORD-1]}\"\n"
+		   "for w in \"${COMPREPLY[@]}\"; do printf '%%s\\n' \"$w\"; done\n",
+		TRIAGE_USERSPACE_DIR);
+	assert_int_equal(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "cd %s && bash %s \"%s\"", dir, script, line);
+	p = popen(cmd, "r");
 	assert_non_null(p);
-	p += strlen(key);
-	e = strchr(p, '\n');
-	return strndup(p, e - p);
+	f = open_memstream(&buf, &len);
+	while ((c = fgetc(p)) != EOF)
+		fputc(c, f);
+	fclose(f);
+	assert_int_equal(pclose(p), 0);
+	return buf;
 }
 
 /* Does triagectl(8) have a .TP entry for command @name? */
@@ -1578,7 +1607,7 @@ static void test_cli_consistency(void **state)
 	for (cmd = strtok_r(cmds, " ", &save); cmd;
 	     cmd = strtok_r(NULL, " ", &save)) {
 		struct optset usage = { 0 }, completed = { 0 };
-		char *branch = sh_branch(comp, cmd), *line;
+		char *offered, *line;
 		char want[64];
 
 		ncmds++;
@@ -1586,7 +1615,7 @@ static void test_cli_consistency(void **state)
 			fail_msg("triagectl(8) has no entry for '%s'", cmd);
 		r = run(f, "help", cmd);
 		assert_int_equal(r.rc, 0);
-		snprintf(want, sizeof(want), "usage: triagectl %s ", cmd);
+		snprintf(want, sizeof(want), "usage: triagectl %s", cmd);
 		assert_contains(r.out, want);
 		line = strndup(r.out, strcspn(r.out, "\n"));
 		optset_scan(&usage, line);
@@ -1596,10 +1625,11 @@ static void test_cli_consistency(void **state)
 			optset_add(&usage, common.name[i]);
 		assert_contains(r.out, "Options of every command:");
 		run_free(&r);
-		if (strstr(branch, "$common"))
-			optset_scan(&completed, commonw);
-		optset_scan(&completed, branch);
-		free(branch);
+		/* what completion offers after the command: its options */
+		snprintf(want, sizeof(want), "%s -", cmd);
+		offered = complete(f->dir, want);
+		optset_scan(&completed, offered);
+		free(offered);
 		optset_equal(&usage, &completed, cmd);
 		/* what the man page names: accepted here or refused here */
 		for (i = 0; i < man.n; i++) {
@@ -1620,15 +1650,13 @@ static void test_cli_consistency(void **state)
 			run_free(&r);
 		}
 	}
-	assert_int_equal(ncmds, 9);
+	assert_int_equal(ncmds, 11);
 	assert_int_equal(ncmds, nlisted);
 	/* the man page and the help texts name the same options */
 	optset_equal(&man, &helped, "triagectl(8) against --help");
 	run_free(&all);
 
 	/* help, version and --root: no argument silently dropped */
-	/* the two commands only the top level completes */
-	assert_contains(comp, "\"$commands help version\"");
 	assert_true(man_documents(manp, "help"));
 	assert_true(man_documents(manp, "version"));
 	r = run(f, "help", "frobnicate");
@@ -1648,7 +1676,7 @@ static void test_cli_consistency(void **state)
 	run_free(&r);
 	r = run(f, "--root");
 	assert_int_equal(r.rc, TC_EXIT_USAGE);
-	assert_contains(r.err, "triagectl: option '--root' needs a value\n");
+	assert_contains(r.err, "triagectl: option '--root' needs a value; see triagectl --help\n");
 	run_free(&r);
 	r = run(f, "--root=", "status");
 	assert_int_equal(r.rc, TC_EXIT_USAGE);
@@ -1658,6 +1686,540 @@ static void test_cli_consistency(void **state)
 	free(commonw);
 	free(comp);
 	free(manp);
+}
+
+/*
+ * Completion offers only what the parser accepts there: each word it
+ * offers, put on the command line, is no usage error of that word (a
+ * still missing argument aside).
+ */
+static void test_completion_accepted(void **state)
+{
+	static const char *const lines[] = {
+		"''", "-", "--json ''", "--root /x ''", "-q -", "mode ''",
+		"mode enforce ''", "mode enforce -", "help ''", "help check ''",
+		"help -", "--help ''", "--help check ''", "--version ''",
+		"--version -", "version ''", "version -", "check ''",
+		"check a.policy ''", "check a.policy -", "load a.policy ''",
+		"load -", "diff a.policy --no-selinux ''", "explain 1 ''",
+		"explain -", "log ''", "log -", "test ''", "test a.policy ''",
+		"status ''", "status -", "rank ''", "rank -",
+		"check -- ''", "--root=/x check a.policy ''",
+	};
+	static const char *const refusals[] = {
+		"unknown option", "unknown command", "unexpected argument",
+		"is not enforce or permissive", "takes no value",
+		"is not a process ID",
+	};
+	struct fake *f = *state;
+	char dir[128];
+	size_t i, k;
+
+	/* a file for _filedir to offer */
+	snprintf(dir, sizeof(dir), "%s/cwd", f->dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	put(dir, "a.policy", "protect type=web_t\n");
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		char *offered = complete(dir, lines[i]), *save = NULL, *w;
+		char line[128], *argv[16], *tok, *s2 = NULL;
+		int argc = 0, checked = 0;
+
+		/* the words before the one being completed */
+		snprintf(line, sizeof(line), "%s", lines[i]);
+		for (tok = strtok_r(line, " ", &s2); tok; tok = strtok_r(NULL, " ", &s2))
+			argv[argc++] = tok;
+		argc--;		/* the last: the word being completed */
+		for (w = strtok_r(offered, "\n", &save); w && checked < 20;
+		     w = strtok_r(NULL, "\n", &save), checked++) {
+			char *args[20];
+			struct tc_ctx ctx = { 0 };
+			char *obuf = NULL, *ebuf = NULL;
+			size_t olen = 0, elen = 0;
+			int n = 0, j, rc;
+
+			args[n++] = "triagectl";
+			for (j = 0; j < argc; j++)
+				args[n++] = argv[j];
+			args[n++] = w;
+			if (!strcmp(w, "--root") || !strcmp(w, "--proc") ||
+			    !strcmp(w, "--selinux-policy"))
+				args[n++] = "/nonexistent";
+			args[n] = NULL;
+			ctx.out = open_memstream(&obuf, &olen);
+			ctx.err = open_memstream(&ebuf, &elen);
+			ctx.root = f->dir;
+			ctx.secfs = f->dir;
+			ctx.proc = f->proc;
+			ctx.sys = f->sys;
+			ctx.open_file = fake_open;
+			ctx.write_policy = fake_refuse;
+			fake_errno = EPERM;
+			ctx.follow_ms = 1;
+			ctx.follow_polls = 1;
+			rc = tc_main(&ctx, n, args);
+			fclose(ctx.out);
+			fclose(ctx.err);
+			for (k = 0; k < sizeof(refusals) / sizeof(refusals[0]); k++)
+				if (rc == TC_EXIT_USAGE && strstr(ebuf, refusals[k]))
+					fail_msg("triagectl %s: completion offers '%s', the parser says: %s",
+						 lines[i], w, ebuf);
+			free(obuf);
+			free(ebuf);
+		}
+		free(offered);
+	}
+	/* and offers what is accepted there */
+	{
+		char *o = complete(dir, "mode ''");
+
+		assert_string_equal(o, "enforce\npermissive\n");
+		free(o);
+		o = complete(dir, "help ''");
+		assert_contains(o, "help\n");
+		assert_contains(o, "version\n");
+		free(o);
+		o = complete(dir, "check ''");
+		assert_string_equal(o, "a.policy\n");
+		free(o);
+		o = complete(dir, "mode enforce ''");
+		assert_string_equal(o, "");
+		free(o);
+	}
+}
+
+/* A usage error: one line, the reason and where to look; JSON too. */
+static void test_usage_one_line(void **state)
+{
+	static const struct {
+		const char *args[5];
+		const char *err, *json;
+	} cases[] = {
+		{ { "check", "a", "--bogus" },
+		  "triagectl check: unknown option '--bogus'; see triagectl check --help\n",
+		  "{\"schema_version\":1,\"command\":\"check\",\"error\":{\"exit\":2,\"kind\":\"usage\","
+		  "\"message\":\"unknown option '--bogus'\"}}\n" },
+		{ { "frobnicate" },
+		  "triagectl: unknown command 'frobnicate'; see triagectl --help\n",
+		  "{\"schema_version\":1,\"command\":null,\"error\":{\"exit\":2,\"kind\":\"usage\","
+		  "\"message\":\"unknown command 'frobnicate'\"}}\n" },
+		{ { "lod", "x" },
+		  "triagectl: unknown command 'lod' (did you mean 'load'?); see triagectl --help\n",
+		  NULL },
+		{ { "--bogus", "status" },
+		  "triagectl: unknown option '--bogus'; see triagectl --help\n",
+		  "{\"schema_version\":1,\"command\":null,\"error\":{\"exit\":2,\"kind\":\"usage\","
+		  "\"message\":\"unknown option '--bogus'\"}}\n" },
+		{ { "mode", "lenient" },
+		  "triagectl mode: 'lenient' is not enforce or permissive; see triagectl mode --help\n",
+		  NULL },
+		{ { "explain" },
+		  "triagectl explain: no PID given; see triagectl explain --help\n",
+		  "{\"schema_version\":1,\"command\":\"explain\",\"error\":{\"exit\":2,\"kind\":\"usage\","
+		  "\"message\":\"no PID given\"}}\n" },
+		{ { "explain", "abc" },
+		  "triagectl explain: 'abc' is not a process ID (a positive number); see triagectl explain --help\n",
+		  NULL },
+		{ { "test" },
+		  "triagectl test: no SCENARIO file given (- reads standard input); see triagectl test --help\n",
+		  NULL },
+		{ { "log", "--follow=yes" },
+		  "triagectl log: option '--follow' takes no value; see triagectl log --help\n",
+		  NULL },
+		{ { "status", "extra" },
+		  "triagectl status: unexpected argument 'extra'; see triagectl status --help\n",
+		  NULL },
+		{ { NULL },
+		  "triagectl: no command given; see triagectl --help\n",
+		  NULL },
+	};
+	struct fake *f = *state;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const *a = cases[i].args;
+		struct run r;
+
+		r = run_with(f, NULL, a[0], a[1], a[2], a[3], NULL);
+		assert_int_equal(r.rc, TC_EXIT_USAGE);
+		assert_string_equal(r.err, cases[i].err);
+		assert_string_equal(r.out, "");
+		run_free(&r);
+		/* --json anywhere, also after what is wrong */
+		if (!a[0])
+			r = run(f, "--json");
+		else if (!a[1])
+			r = run(f, a[0], "--json");
+		else if (!a[2])
+			r = run(f, a[0], a[1], "--json");
+		else
+			r = run(f, a[0], a[1], a[2], "--json");
+		assert_int_equal(r.rc, TC_EXIT_USAGE);
+		if (cases[i].json)
+			assert_string_equal(r.out, cases[i].json);
+		assert_contains(r.out, "\"kind\":\"usage\",\"message\":");
+		assert_not_contains(r.out, "see triagectl");
+		run_free(&r);
+	}
+}
+
+/* Every JSON object: schema_version, command, error; no key left out. */
+static void test_json_schema(void **state)
+{
+	static const char *const cmds[][5] = {
+		{ "status" }, { "mode" }, { "rank" }, { "log" },
+		{ "explain", "211" }, { "explain", "300" }, { "version" },
+		{ "check", "IN", "--no-selinux" }, { "diff", "IN", "--no-selinux" },
+		{ "load", "--dry-run", "IN", "--no-selinux" },
+		{ "load", "IN", "--no-selinux" }, { "test", "SC" },
+		{ "log", "--follow" },
+	};
+	struct fake *f = *state;
+	char sc[160];
+	struct run r;
+	size_t i;
+
+	snprintf(sc, sizeof(sc), "%s/s.scenario", f->dir);
+	put(f->dir, "s.scenario", "never type=protected_t\n");
+	put(f->dir, "in.policy", "protect type=web_t\n");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		const char *a[5];
+		char want[100], *line, *save = NULL;
+		size_t k;
+
+		for (k = 0; k < 5; k++)
+			a[k] = !cmds[i][k] ? NULL : !strcmp(cmds[i][k], "IN") ? f->file :
+			       !strcmp(cmds[i][k], "SC") ? sc : cmds[i][k];
+		r = run_with(f, NULL, "--json", a[0], a[1], a[2], a[3], NULL);
+		snprintf(want, sizeof(want), "{\"schema_version\":1,\"command\":\"%s\",", a[0]);
+		/* JSON Lines for log --follow: each line an object */
+		for (line = strtok_r(r.out, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			if (line != r.out && strncmp(line, "{\"schema_version\"", 17))
+				continue;	/* a row of an array */
+			if (strncmp(line, want, strlen(want)))
+				fail_msg("triagectl --json %s: %s", a[0], line);
+		}
+		run_free(&r);
+	}
+	/* keys without a value are null, not left out */
+	r = run(f, "explain", "300", "--json");
+	assert_contains(r.out, "\"candidate\":false,\"rank\":null,\"tier\":null,\"points\":null,"
+			"\"kernel_verdict\":null,\"kernel_rule\":null,");
+	run_free(&r);
+	r = run(f, "diff", f->file, "--no-selinux", "--json");
+	assert_contains(r.out, "\"hash\":null,\"generation\":null,");
+	assert_contains(r.out, "\"error\":null}\n");
+	run_free(&r);
+	r = run(f, "load", f->file, "--no-selinux", "--json");
+	assert_contains(r.out, "\"verdict_changes\":null,");
+	run_free(&r);
+	put(f->dir, "ranking", old_ranking_text);
+	r = run(f, "rank", "--json");
+	assert_contains(r.out, "{\"rank\":1,\"pid\":211,\"tier\":null,\"srank\":null,\"points\":2147483,");
+	run_free(&r);
+	r = run(f, "mode", "permissive", "--json");
+	assert_contains(r.out, "\"mode\":\"permissive\",\"previous\":\"enforce\",\"error\":null}\n");
+	run_free(&r);
+	put(f->dir, "policy", "");
+	put(f->dir, "stats", "policy_generation 0\npolicy_hash 0000000000000000\n"
+	    "policy_load_time 0\npolicy_rules 0\nmode enforce\noom_events 0\n");
+	r = run(f, "status", "--json");
+	assert_int_equal(r.rc, TC_EXIT_NOPOLICY);
+	assert_contains(r.out, "\"policy_loaded\":false,\"policy_hash\":null,\"policy_generation\":null,"
+			"\"policy_load_time\":null,\"policy_rules\":null,");
+	assert_contains(r.out, "\"error\":{\"exit\":6,\"kind\":\"no-policy\",\"message\":\"no policy loaded\"}}\n");
+	run_free(&r);
+	/* check: a policy with errors is the error */
+	put(f->dir, "in.policy", "protec type=web_t\n");
+	r = run(f, "check", f->file, "--no-selinux", "--json");
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.out, "\"error\":{\"exit\":1,\"kind\":\"error\",\"message\":");
+	run_free(&r);
+	r = run(f, "load", f->file, "--no-selinux", "--json");
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.out, "{\"schema_version\":1,\"command\":\"load\",\"loaded\":false,\"dry_run\":false,");
+	assert_contains(r.out, "\"check\":{\"file\":");
+	run_free(&r);
+}
+
+/* status: its own exit code when triage is not in vm.oom_policy. */
+static void test_status_not_in_chain(void **state)
+{
+	struct fake *f = *state;
+	char path[160];
+	struct run r;
+
+	snprintf(path, sizeof(path), "%s/sys/vm", f->proc);
+	put(path, "oom_policy", "classic\n");
+	r = run(f, "status");
+	assert_int_equal(r.rc, TC_EXIT_NOCHAIN);
+	assert_int_equal(TC_EXIT_NOCHAIN, 7);
+	run_free(&r);
+	r = run(f, "status", "--json");
+	assert_int_equal(r.rc, TC_EXIT_NOCHAIN);
+	assert_contains(r.out, "\"triage_in_chain\":false,");
+	assert_contains(r.out, "\"error\":{\"exit\":7,\"kind\":\"not-in-chain\","
+			"\"message\":\"triage is not in vm.oom_policy\"}}\n");
+	run_free(&r);
+	/* no policy either: that first */
+	put(f->dir, "policy", "");
+	put(f->dir, "stats", "policy_generation 0\npolicy_hash 0\npolicy_load_time 0\n"
+	    "policy_rules 0\nmode enforce\n");
+	r = run(f, "status");
+	assert_int_equal(r.rc, TC_EXIT_NOPOLICY);
+	run_free(&r);
+}
+
+/*
+ * The kernel sets the mode from the mode line of every policy it loads:
+ * diff and load say when that changes the mode in force, also when
+ * `triagectl mode` set it at run time.
+ */
+static void test_load_mode_override(void **state)
+{
+	struct fake *f = *state;
+	static const char line[] =
+		"  ~ mode enforce (was: mode permissive, set at run time by triagectl mode; "
+		"the policy in force says mode enforce)\n";
+	struct run r;
+
+	put(f->dir, "mode", "permissive\n");		/* triagectl mode permissive */
+	put(f->dir, "in.policy", active_policy);	/* the same file again */
+	r = run(f, "diff", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, line);
+	assert_not_contains(r.out, "no change");
+	run_free(&r);
+	r = run(f, "diff", f->file, "--no-selinux", "--json");
+	assert_contains(r.out, "\"settings\":{\"mode\":{\"from\":\"permissive\",\"to\":\"enforce\",\"changed\":true},");
+	assert_contains(r.out, "\"mode_set_at_run_time\":true,");
+	run_free(&r);
+	r = run(f, "load", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, line);
+	assert_contains(r.err, "triagectl: warning: the mode was permissive, set at run time (triagectl mode); "
+			"this load sets the file's mode enforce: the kernel takes the mode of every policy it loads\n");
+	run_free(&r);
+	/* the file says permissive as well: the mode stays, nothing to say */
+	put(f->dir, "in.policy", "mode permissive\nfallback panic\nprotect type=protected_t\n"
+	    "sacrifice type=batch_t rank=900 group\nadjust -300 type=web_t\n");
+	r = run(f, "diff", f->file, "--no-selinux");
+	assert_contains(r.out, "  no change\n");
+	run_free(&r);
+	/* and a change of the file's mode is shown as it always was */
+	put(f->dir, "mode", "enforce\n");
+	r = run(f, "diff", f->file, "--no-selinux");
+	assert_contains(r.out, "  ~ mode permissive (was: mode enforce)\n");
+	run_free(&r);
+}
+
+/* help and version are commands like the others. */
+static void test_help_version(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	r = run(f, "help", "version");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "usage: triagectl version [--json]\n");
+	run_free(&r);
+	r = run(f, "help", "help");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "usage: triagectl help [COMMAND]\n");
+	run_free(&r);
+	r = run(f, "--help", "check");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "usage: triagectl check FILE");
+	run_free(&r);
+	r = run(f, "version", "--json");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out, "{\"schema_version\":1,\"command\":\"version\",\"version\":\""
+			    TC_VERSION "\",\"error\":null}\n");
+	run_free(&r);
+	r = run(f, "--json", "--version");
+	assert_string_equal(r.out, "{\"schema_version\":1,\"command\":\"version\",\"version\":\""
+			    TC_VERSION "\",\"error\":null}\n");
+	run_free(&r);
+	r = run(f, "--version", "check");
+	assert_int_equal(r.rc, TC_EXIT_USAGE);
+	assert_string_equal(r.err, "triagectl version: unexpected argument 'check'; see triagectl version --help\n");
+	run_free(&r);
+}
+
+/* --root naming a missing directory: no advice to mount securityfs there */
+static void test_root_missing(void **state)
+{
+	struct fake *f = *state;
+	char root[160];
+	struct run r;
+
+	snprintf(root, sizeof(root), "%s/nowhere/triage", f->dir);
+	r = run(f, "--root", root, "status");
+	assert_int_equal(r.rc, TC_EXIT_UNAVAILABLE);
+	assert_contains(r.err, "nowhere/triage does not exist: --root names the triage directory of securityfs "
+			"(the kernel's is /sys/kernel/security/triage");
+	assert_not_contains(r.err, "mount -t securityfs securityfs /tmp");
+	run_free(&r);
+}
+
+/* log --follow: the header comes with the first decisions, however late. */
+static void test_log_follow_header(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	put(f->dir, "decisions", "# seq\ttime\tmode\tscope\tpid\tpoints\tverdict\trule\toutcome\tlabel\tcomm\n");
+	swap_name = "decisions";
+	swap_at = 2;
+	swap_text = decisions_text;
+	r = run(f, "log", "--follow");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.out,
+		"SEQ  TIME                  MODE        SCOPE   PID  COMM    POINTS   VERDICT    RULE  OUTCOME     LABEL\n"
+		"16   2025-12-03T07:59:50Z  permissive  global  205  tr-hog  10412    adjust     3     would-kill  system_u:system_r:web_t:s0\n"
+		"17   2025-12-03T08:00:00Z  enforce     memcg   211  tr-hog  2147483  sacrifice  2     killed      system_u:system_r:batch_t:s0\n");
+	run_free(&r);
+}
+
+/* AppArmor's "unconfined": a rule matching it decides for most daemons. */
+static void test_check_unconfined(void **state)
+{
+	static const char warn[] =
+		"warning: rule matches the AppArmor label 'unconfined': on an AppArmor system every "
+		"unconfined process (every process without a profile: on a stock Debian server most "
+		"daemons, sshd and every login shell) ";
+	struct fake *f = *state;
+	char want[400];
+	struct run r;
+	glob_t g;
+	size_t i;
+
+	put(f->dir, "lsm", "capability,apparmor,triage");
+	put(f->dir, "in.policy", "protect label=unconfined\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	snprintf(want, sizeof(want), "in.policy:1:1: %sis protected\n", warn);
+	assert_contains(r.err, want);
+	run_free(&r);
+	/* a glob that matches it; only the first such rule decides */
+	put(f->dir, "in.policy", "sacrifice label=/usr/sbin/sshd\nadjust +100 label=unconf*\nprotect label=*\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	snprintf(want, sizeof(want), "in.policy:2:1: %shas its badness adjusted by +100\n", warn);
+	assert_contains(r.err, want);
+	assert_not_contains(r.err, "in.policy:3:1: warning: rule matches");
+	assert_not_contains(r.err, "in.policy:1:1: warning: rule matches");
+	run_free(&r);
+	put(f->dir, "in.policy", "sacrifice label=* rank=1\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	snprintf(want, sizeof(want), "in.policy:1:1: %sis sacrificed\n", warn);
+	assert_contains(r.err, want);
+	run_free(&r);
+	/* on SELinux no label is "unconfined" */
+	put(f->dir, "lsm", "capability,selinux,triage");
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_not_contains(r.err, "unconfined");
+	run_free(&r);
+	/* no example matches unconfined on AppArmor; the trixie one is clean */
+	put(f->dir, "lsm", "capability,apparmor,triage");
+	assert_int_equal(glob(TRIAGE_EXAMPLES_DIR "/*.policy", 0, NULL, &g), 0);
+	for (i = 0; i < g.gl_pathc; i++) {
+		r = run(f, "check", g.gl_pathv[i], "--no-selinux");
+		if (strstr(r.err, "'unconfined'"))
+			fail_msg("%s:\n%s", g.gl_pathv[i], r.err);
+		if (strstr(g.gl_pathv[i], "trixie-apparmor") && (r.rc || *r.err))
+			fail_msg("%s:\n%s", g.gl_pathv[i], r.err);
+		run_free(&r);
+	}
+	globfree(&g);
+	r = run(f, "check", TRIAGE_EXAMPLES_DIR "/trixie-apparmor-server.policy", "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	run_free(&r);
+}
+
+/* make -C userspace install installs the packaged sysctl.d file. */
+static void test_install_sysctl(void **state)
+{
+	struct fake *f = *state;
+	char cmd[600], *inst;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *p, *o;
+	int c;
+
+	snprintf(cmd, sizeof(cmd), "make -s -n -C %s install DESTDIR=%s/dest PREFIX=/usr OUT=%s/out 2>&1",
+		 TRIAGE_USERSPACE_DIR, f->dir, f->dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	o = open_memstream(&buf, &len);
+	while ((c = fgetc(p)) != EOF)
+		fputc(c, o);
+	fclose(o);
+	assert_int_equal(pclose(p), 0);
+	snprintf(cmd, sizeof(cmd), "%s/dest/usr/lib/sysctl.d/60-triage.conf", f->dir);
+	assert_contains(buf, "/60-triage.conf");
+	assert_contains(buf, cmd);
+	free(buf);
+	/* the package takes that file, not a copy of its own */
+	inst = get(TRIAGE_USERSPACE_DIR "/../debian", "triagectl.install");
+	assert_contains(inst, "\nusr/lib/sysctl.d/60-triage.conf\n");
+	assert_not_contains(inst, "debian/60-triage.conf");
+	free(inst);
+	assert_int_equal(access(TRIAGE_USERSPACE_DIR "/../debian/60-triage.conf", F_OK), -1);
+}
+
+/*
+ * The audit record type of the decisions, as the kernel series defines
+ * it, is the one triagectl and its documents name (ausearch -m N).
+ */
+static void test_audit_type(void **state)
+{
+	static const char *const files[] = {
+		TRIAGE_USERSPACE_DIR "/man/triagectl.8",
+		TRIAGE_USERSPACE_DIR "/sysctl.d/60-triage.conf",
+		TRIAGE_USERSPACE_DIR "/../debian/policy.default",
+		TRIAGE_EXAMPLES_DIR "/default.policy",
+		TRIAGE_EXAMPLES_DIR "/trixie-apparmor-server.policy",
+	};
+	long kernel = -1;
+	glob_t g;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(glob(TRIAGE_USERSPACE_DIR "/../security/patches/*.patch", 0, NULL, &g), 0);
+	for (i = 0; i < g.gl_pathc && kernel < 0; i++) {
+		char *t = tc_read_file(g.gl_pathv[i], 1 << 22, NULL), *d;
+
+		assert_non_null(t);
+		d = strstr(t, "+#define AUDIT_TRIAGE_DECISION");
+		if (d)
+			kernel = strtol(d + strlen("+#define AUDIT_TRIAGE_DECISION"), NULL, 10);
+		free(t);
+	}
+	globfree(&g);
+	assert_true(kernel > 1000);
+	assert_int_equal(TC_AUDIT_DECISION, kernel);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *t = tc_read_file(files[i], 1 << 20, NULL), *p;
+		size_t n = 0;
+
+		assert_non_null(t);
+		for (p = t; (p = strstr(p, "-m ")); p++) {
+			long v = strtol(p + 3, NULL, 10);
+
+			/* "ausearch -m N", in roff "ausearch \-m N" */
+			if (!(p >= t + 9 && !strncmp(p - 9, "ausearch ", 9)) &&
+			    !(p >= t + 10 && !strncmp(p - 10, "ausearch \\", 10)))
+				continue;
+			n++;
+			if (v != kernel)
+				fail_msg("%s names audit type %ld, the kernel's decisions are %ld",
+					 files[i], v, kernel);
+		}
+		if (!n)
+			fail_msg("%s names no ausearch -m", files[i]);
+		free(t);
+	}
 }
 
 /* Why triage is unavailable, exit 3. */
@@ -1686,13 +2248,18 @@ static void test_unavailable(void **state)
 	assert_contains(ebuf, "the triage LSM is not active in this kernel (active LSMs: capability,selinux); "
 			"it must be built in (CONFIG_SECURITY_TRIAGE=y) and enabled: named in CONFIG_LSM, "
 			"or in lsm= when the kernel command line has one (lsm= replaces CONFIG_LSM)\n");
-	/* no lsm file: securityfs not mounted */
+	/*
+	 * No lsm file and a --root that does not exist: not a reason to mount
+	 * securityfs on the directory above it; the kernel's path is named.
+	 */
 	unlink(strcat(strcpy(root, f->dir), "/lsm"));
 	snprintf(root, sizeof(root), "%s/triage-missing", f->dir);
 	r.rc = tc_main(&ctx, 2, argv);
 	fflush(ctx.err);
 	assert_int_equal(r.rc, TC_EXIT_UNAVAILABLE);
-	assert_contains(ebuf, "securityfs is not mounted on ");
+	assert_contains(ebuf, "triage-missing does not exist: --root names the triage directory of securityfs "
+			"(the kernel's is /sys/kernel/security/triage, with securityfs mounted on /sys/kernel/security)\n");
+	assert_not_contains(ebuf, "securityfs is not mounted on ");
 	/* the directory there, one file missing (an older kernel) */
 	ctx.root = f->dir;
 	unlink(strcat(strcpy(root, f->dir), "/ranking"));
@@ -1757,7 +2324,7 @@ static void test_load_dry_run_and_diff(void **state)
 
 	r = run(f, "diff", f->file, "--no-selinux", "--json");
 	assert_int_equal(r.rc, 0);
-	assert_contains(r.out, "{\"loaded\":false,\"dry_run\":true,");
+	assert_contains(r.out, "{\"schema_version\":1,\"command\":\"diff\",\"loaded\":false,\"dry_run\":true,");
 	assert_contains(r.out, "\"verdict_changes\":[{\"pid\":211,\"comm\":\"tr-hog\",\"label\":\"system_u:system_r:batch_t:s0\","
 			"\"from\":\"sacrifice rank=900 group\",\"to\":\"none\"},");
 	run_free(&r);
@@ -1809,14 +2376,14 @@ static void test_log_follow_gap(void **state)
 	r = run(f, "log", "--follow");
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.err, "triagectl: 2 decisions lost (seq 18..19): more came between two reads than the kernel keeps; "
-			"the audit log has them (ausearch -m 1423)\n");
+			"the audit log has them (ausearch -m " TC_STR(TC_AUDIT_DECISION) ")\n");
 	assert_contains(r.out, "\n20  2025-12-03T08:01:40Z  enforce  global  -  x  10");
 	run_free(&r);
 
 	swap_opens = 0;
 	put(f->dir, "decisions", decisions_text);
 	r = run(f, "log", "--follow", "--json");
-	assert_contains(r.out, "{\"lost\":2,\"first_seq\":18,\"last_seq\":19}\n");
+	assert_contains(r.out, "{\"schema_version\":1,\"command\":\"log\",\"lost\":{\"count\":2,\"first_seq\":18,\"last_seq\":19},\"error\":null}\n");
 	assert_contains(r.out, "{\"seq\":20,\"time\":1764748900.000000000,\"mode\":\"enforce\",\"scope\":\"global\",\"pid\":null,");
 	run_free(&r);
 }
@@ -1926,6 +2493,17 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_log_follow_gap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_corpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_examples, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_completion_accepted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_usage_one_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_schema, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status_not_in_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_mode_override, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_help_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_root_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_log_follow_header, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_unconfined, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_install_sysctl, setup, teardown),
+		cmocka_unit_test(test_audit_type),
 	};
 
 	return cmocka_run_group_tests_name("triagectl", tests, NULL, NULL);

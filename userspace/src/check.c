@@ -512,6 +512,34 @@ static void tc_check_policy(const char *text, size_t len,
 			break;
 		}
 	}
+	/*
+	 * On AppArmor a process without a profile is labelled "unconfined":
+	 * on a stock Debian server that is most daemons and every login
+	 * shell.  The first rule that matches it decides for all of them.
+	 * Said when the major LSM is AppArmor, or when nothing tells which
+	 * LSM the policy is for.
+	 */
+	if (lsm ? !strcmp(lsm, "apparmor") : !o->sepol) {
+		for (i = 0; i < p->nr_rules; i++) {
+			const struct triage_rule *r = &p->rules[i];
+			char what[64];
+
+			if (!triage_rule_match(r, "unconfined"))
+				continue;
+			if (r->verdict == TRIAGE_VERDICT_PROTECT)
+				snprintf(what, sizeof(what), "is protected");
+			else if (r->verdict == TRIAGE_VERDICT_SACRIFICE)
+				snprintf(what, sizeof(what), "is sacrificed");
+			else
+				snprintf(what, sizeof(what), "has its badness adjusted by %+d",
+					 r->adjust);
+			tc_diag(res, r->line, tc_keyword_column(text, len, r->line),
+				TC_WARNING,
+				"rule matches the AppArmor label 'unconfined': on an AppArmor system every unconfined process (every process without a profile: on a stock Debian server most daemons, sshd and every login shell) %s",
+				what);
+			break;
+		}
+	}
 	if (!lsm || !strcmp(lsm, "selinux"))
 		return;
 	for (i = 0; i < p->nr_rules; i++) {
@@ -643,11 +671,11 @@ void tc_check_print(FILE *f, const char *file, const struct tc_check *res,
 }
 
 void tc_check_json(FILE *f, const char *file, const char *selinux,
-		   const struct tc_check *res, bool newline)
+		   const struct tc_check *res, bool comma)
 {
 	size_t i;
 
-	fputs("{\"file\":", f);
+	fputs(comma ? ",\"file\":" : "\"file\":", f);
 	tc_json_str(f, file);
 	fputs(",\"selinux_policy\":", f);
 	if (selinux)
@@ -667,7 +695,7 @@ void tc_check_json(FILE *f, const char *file, const char *selinux,
 		tc_json_str(f, d->msg);
 		fputc('}', f);
 	}
-	fputs(newline ? "]}\n" : "]}", f);
+	fputc(']', f);
 }
 
 void tc_check_add(struct tc_check *res, enum tc_severity sev,

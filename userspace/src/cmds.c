@@ -177,12 +177,11 @@ static void tc_chain_warning(struct tc_ctx *ctx, const char *chain,
 /* ------------------------------------------------------------ check */
 
 /* Two options given that exclude each other: say so (a usage error). */
-static bool tc_exclusive(struct tc_ctx *ctx, const char *cmd, bool both,
-			 const char *a, const char *b)
+static bool tc_exclusive(struct tc_ctx *ctx, bool both, const char *a,
+			 const char *b)
 {
 	if (both)
-		fprintf(ctx->err, "triagectl %s: %s and %s exclude each other\n",
-			cmd, a, b);
+		tc_usage_error(ctx, "%s and %s exclude each other", a, b);
 	return both;
 }
 
@@ -303,21 +302,31 @@ int tc_cmd_check(struct tc_ctx *ctx, int argc, char **argv)
 
 	n = tc_parse_opts(ctx, "check", argc, argv, opts, pos, 1, &help);
 	if (n < 0)
-		return tc_usage(ctx, "check", true);
+		return TC_EXIT_USAGE;
 	if (help)
-		return tc_usage(ctx, "check", false);
-	if (n != 1 || tc_exclusive(ctx, "check", selpath && nosel,
-				   "--selinux-policy", "--no-selinux"))
-		return tc_usage(ctx, "check", true);
+		return tc_help(ctx, "check");
+	if (n != 1)
+		return tc_usage_error(ctx, "no policy FILE given (- reads standard input)");
+	if (tc_exclusive(ctx, selpath && nosel, "--selinux-policy",
+			 "--no-selinux"))
+		return TC_EXIT_USAGE;
 	name = tc_input_name(pos[0]);
 	text = tc_check_file(ctx, pos[0], selpath, nosel, false, &len, &res,
 			     &used, &rc);
 	if (!text)
 		return rc;
 	free(text);
-	if (ctx->json)
-		tc_check_json(ctx->out, name, used, &res, true);
 	rc = res.errors ? TC_EXIT_ERROR : TC_EXIT_OK;
+	if (ctx->json) {
+		char msg[300];
+
+		snprintf(msg, sizeof(msg), "%s: %u error%s, %u warning%s",
+			 name, res.errors, res.errors == 1 ? "" : "s",
+			 res.warnings, res.warnings == 1 ? "" : "s");
+		tc_json_begin(ctx);
+		tc_check_json(ctx->out, name, used, &res, true);
+		tc_json_end(ctx, rc, msg);
+	}
 	if (!ctx->json) {
 		if (res.errors)
 			fprintf(ctx->err, "%s: %u error%s, %u warning%s\n",
@@ -340,7 +349,14 @@ struct tc_diff {
 	char **added, **removed;
 	size_t nadded, nremoved;
 	const char *setting[3][2];	/* name -> old, new (changed only) */
+	const char *from[3], *to[3];	/* every setting's lines; from may be NULL */
 	bool reordered;
+	/*
+	 * The mode in force differs from the mode line of the policy in force
+	 * (policy_mode): `triagectl mode` set it at run time.
+	 */
+	bool mode_override;
+	const char *policy_mode;
 };
 
 /* Rules added and removed, by canonical text (a multiset difference). */
@@ -355,6 +371,10 @@ static void tc_diff(char **old, size_t nold, char **new, size_t nnew,
 	memset(d, 0, sizeof(*d));
 	d->added = tc_xmalloc((nnew + 1) * sizeof(char *));
 	d->removed = tc_xmalloc((nold + 1) * sizeof(char *));
+	for (i = 0; i < 3 && i < nnew; i++) {
+		d->from[i] = i < nold ? old[i] : NULL;
+		d->to[i] = new[i];
+	}
 	for (i = 0; i < 3 && i < nold && i < nnew; i++)
 		if (strcmp(old[i], new[i])) {
 			d->setting[i][0] = old[i];
@@ -472,23 +492,32 @@ static void tc_verdict_changes(struct tc_ctx *ctx,
 	tc_table_free(&t);
 }
 
+/* "panic" of "fallback panic"; NULL stays NULL */
+static const char *tc_setting_value(const char *line)
+{
+	const char *sp = line ? strchr(line, ' ') : NULL;
+
+	return sp ? sp + 1 : line;
+}
+
 static void tc_diff_print(struct tc_ctx *ctx, const struct tc_diff *d)
 {
+	static const char *const names[3] = { "mode", "fallback", "oom-score-adj" };
 	FILE *f = ctx->out;
 	size_t i;
-	int n;
 
 	if (ctx->json) {
 		fputs(",\"settings\":{", f);
-		for (n = 0, i = 0; i < 3; i++) {
-			if (!d->setting[i][0])
-				continue;
-			fprintf(f, "%s", n++ ? "," : "");
-			tc_json_str(f, d->setting[i][1]);
-			fputs(":", f);
-			tc_json_str(f, d->setting[i][0]);
+		for (i = 0; i < 3; i++) {
+			fprintf(f, "%s\"%s\":{\"from\":", i ? "," : "", names[i]);
+			tc_json_str_or_null(f, tc_setting_value(d->from[i]));
+			fputs(",\"to\":", f);
+			tc_json_str_or_null(f, tc_setting_value(d->to[i]));
+			fprintf(f, ",\"changed\":%s}",
+				d->setting[i][0] ? "true" : "false");
 		}
-		fputs("},\"added\":[", f);
+		fprintf(f, "},\"mode_set_at_run_time\":%s,\"added\":[",
+			d->mode_override ? "true" : "false");
 		for (i = 0; i < d->nadded; i++) {
 			fputs(i ? "," : "", f);
 			tc_json_str(f, d->added[i]);
@@ -502,10 +531,17 @@ static void tc_diff_print(struct tc_ctx *ctx, const struct tc_diff *d)
 			d->reordered ? "true" : "false");
 		return;
 	}
-	for (i = 0; i < 3; i++)
-		if (d->setting[i][0])
+	for (i = 0; i < 3; i++) {
+		if (!d->setting[i][0])
+			continue;
+		if (!i && d->mode_override)
+			fprintf(f, "  ~ %s (was: %s, set at run time by triagectl mode; the policy in force says %s)\n",
+				d->setting[i][1], d->setting[i][0],
+				d->policy_mode);
+		else
 			fprintf(f, "  ~ %s (was: %s)\n", d->setting[i][1],
 				d->setting[i][0]);
+	}
 	for (i = 0; i < d->nremoved; i++)
 		fprintf(f, "  - %s\n", d->removed[i]);
 	for (i = 0; i < d->nadded; i++)
@@ -586,6 +622,7 @@ static int tc_load(struct tc_ctx *ctx, int argc, char **argv,
 	};
 	struct triage_policy *old;
 	char **oldl = NULL, **newl, *pos[1], *text, *stats, hash[40], gen[24];
+	char *runmode = NULL, runline[40];
 	size_t len, nold = 0, nnew;
 	struct tc_check res;
 	struct tc_diff d;
@@ -596,14 +633,15 @@ static int tc_load(struct tc_ctx *ctx, int argc, char **argv,
 			  kind == TC_DIFF ? diff_opts : load_opts, pos, 1,
 			  &help);
 	if (n < 0)
-		return tc_usage(ctx, cmd, true);
+		return TC_EXIT_USAGE;
 	if (help)
-		return tc_usage(ctx, cmd, false);
-	if (n != 1 ||
-	    tc_exclusive(ctx, cmd, selpath && nosel, "--selinux-policy",
+		return tc_help(ctx, cmd);
+	if (n != 1)
+		return tc_usage_error(ctx, "no policy FILE given (- reads standard input)");
+	if (tc_exclusive(ctx, selpath && nosel, "--selinux-policy",
 			 "--no-selinux") ||
-	    tc_exclusive(ctx, cmd, boot && force, "--boot", "--force"))
-		return tc_usage(ctx, cmd, true);
+	    tc_exclusive(ctx, boot && force, "--boot", "--force"))
+		return TC_EXIT_USAGE;
 	if (dry)
 		kind = TC_DRY_RUN;
 	name = tc_input_name(pos[0]);
@@ -620,15 +658,17 @@ static int tc_load(struct tc_ctx *ctx, int argc, char **argv,
 			 res.syntax_error || kind != TC_LOAD ? "" :
 			 " (--force loads despite SELinux name errors; --boot loads them inert)");
 		fprintf(ctx->err, "%s\n", msg);
-		if (ctx->json) {
-			fputs("{\"loaded\":false,\"error\":{\"exit\":1,\"kind\":\"error\",\"message\":",
-			      ctx->out);
-			tc_json_str(ctx->out, msg);
-			fputs("},\"check\":", ctx->out);
-			tc_check_json(ctx->out, name, used, &res, false);
-			fputs("}\n", ctx->out);
-		}
 		rc = TC_EXIT_ERROR;
+		if (ctx->json) {
+			tc_json_begin(ctx);
+			fprintf(ctx->out, ",\"loaded\":false,\"dry_run\":%s,\"file\":",
+				kind == TC_LOAD ? "false" : "true");
+			tc_json_str(ctx->out, name);
+			fputs(",\"check\":{", ctx->out);
+			tc_check_json(ctx->out, name, used, &res, false);
+			fputc('}', ctx->out);
+			tc_json_end(ctx, rc, msg);
+		}
 		goto out;
 	}
 
@@ -645,6 +685,10 @@ static int tc_load(struct tc_ctx *ctx, int argc, char **argv,
 	}
 	if (old)
 		oldl = tc_canonical_lines(old, &nold);
+	/* the mode in force before the load: `triagectl mode` may have set it */
+	runmode = tc_read_at(ctx, "mode", NULL);
+	if (runmode)
+		tc_chomp(runmode);
 
 	if (kind == TC_LOAD) {
 		w = tc_write_at(ctx, "policy", text, len, ctx->write_policy);
@@ -662,10 +706,32 @@ static int tc_load(struct tc_ctx *ctx, int argc, char **argv,
 	}
 
 	newl = tc_canonical_lines(res.policy, &nnew);
-	if (oldl)
+	if (oldl) {
 		tc_diff(oldl, nold, newl, nnew, &d);
-	else
+	} else {
 		tc_diff(newl, 3, newl, nnew, &d);
+		d.from[0] = d.from[1] = d.from[2] = NULL;
+	}
+	/*
+	 * The kernel sets the mode from the mode line of every policy it
+	 * loads: compare with the mode in force, not the old policy's.
+	 */
+	if (runmode && *runmode) {
+		snprintf(runline, sizeof(runline), "mode %s", runmode);
+		d.policy_mode = oldl ? oldl[0] : NULL;
+		d.mode_override = oldl && strcmp(oldl[0], runline);
+		d.from[0] = runline;
+		if (strcmp(runline, newl[0])) {
+			d.setting[0][0] = runline;
+			d.setting[0][1] = newl[0];
+		} else {
+			d.setting[0][0] = d.setting[0][1] = NULL;
+		}
+		if (kind == TC_LOAD && d.mode_override && d.setting[0][0] &&
+		    ctx->verbosity >= 0)
+			fprintf(ctx->err, "triagectl: warning: the mode was %s, set at run time (triagectl mode); this load sets the file's %s: the kernel takes the mode of every policy it loads\n",
+				tc_esc(runmode), newl[0]);
+	}
 	strcpy(hash, "unknown");
 	strcpy(gen, "?");
 	if (kind == TC_LOAD) {
@@ -682,24 +748,31 @@ static int tc_load(struct tc_ctx *ctx, int argc, char **argv,
 	if (ctx->json) {
 		FILE *f = ctx->out;
 
-		fprintf(f, "{\"loaded\":%s,\"dry_run\":%s,\"file\":",
+		tc_json_begin(ctx);
+		fprintf(f, ",\"loaded\":%s,\"dry_run\":%s,\"file\":",
 			kind == TC_LOAD ? "true" : "false",
 			kind == TC_LOAD ? "false" : "true");
 		tc_json_str(f, name);
 		fprintf(f, ",\"rules\":%u", res.policy->nr_rules);
-		if (kind == TC_LOAD) {
-			fputs(",\"hash\":", f);
-			tc_json_str(f, hash);
-			fputs(",\"generation\":", f);
+		fputs(",\"hash\":", f);
+		tc_json_str_or_null(f, kind == TC_LOAD ? hash : NULL);
+		fputs(",\"generation\":", f);
+		if (kind == TC_LOAD)
 			tc_json_value(f, gen);
-		}
+		else
+			fputs("null", f);
 		fprintf(f, ",\"warnings\":%u,\"errors\":%u", res.warnings,
 			res.errors);
 		fprintf(f, ",\"previous\":%s", old ? "true" : "false");
 		tc_diff_print(ctx, &d);
 		if (kind != TC_LOAD)
 			tc_verdict_changes(ctx, old, res.policy);
-		fputs("}\n", f);
+		else
+			fputs(",\"verdict_changes\":null", f);
+		fputs(",\"check\":{", f);
+		tc_check_json(f, name, used, &res, false);
+		fputc('}', f);
+		tc_json_end(ctx, TC_EXIT_OK, NULL);
 	} else {
 		FILE *f = ctx->out;
 
@@ -726,6 +799,7 @@ static int tc_load(struct tc_ctx *ctx, int argc, char **argv,
 	tc_free_lines(newl, nnew);
 	rc = TC_EXIT_OK;
 out_old:
+	free(runmode);
 	if (oldl)
 		tc_free_lines(oldl, nold);
 	triage_policy_free(old);
@@ -863,14 +937,14 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	bool help, loaded, in_chain;
 	size_t i, ninert;
 	long long ltime = 0;
-	int n, e, chain_errno, lerr_errno;
+	int n, e, chain_errno, lerr_errno, rc;
 	const char *p;
 
 	n = tc_parse_opts(ctx, "status", argc, argv, NULL, pos, 0, &help);
 	if (n < 0)
-		return tc_usage(ctx, "status", true);
+		return TC_EXIT_USAGE;
 	if (help)
-		return tc_usage(ctx, "status", false);
+		return tc_help(ctx, "status");
 	stats = tc_read_at(ctx, "stats", NULL);
 	if (!stats)
 		return tc_sfs_fail(ctx, "stats", errno, false);
@@ -902,42 +976,40 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	tc_time_text(ltime, when, sizeof(when));
 	tc_age(ltime, age, sizeof(age));
 	ninert = tc_inert_rules(ctx, pol, &inert);
+	/* as aa-status: not 0 when the policy cannot do all it says */
+	rc = !loaded ? TC_EXIT_NOPOLICY : !in_chain ? TC_EXIT_NOCHAIN : TC_EXIT_OK;
 
 	if (ctx->json) {
 		FILE *f = ctx->out;
 		bool first = true;
 
-		fputs("{\"enabled\":true,\"lsm\":", f);
-		if (lsms)
-			tc_json_str(f, lsms);
-		else
-			fputs("null", f);
+		tc_json_begin(ctx);
+		fputs(",\"enabled\":true,\"lsm\":", f);
+		tc_json_str_or_null(f, lsms);
 		fputs(",\"major_lsm\":", f);
-		if (major)
-			tc_json_str(f, major);
-		else
-			fputs("null", f);
+		tc_json_str_or_null(f, major);
 		fputs(",\"oom_policy\":", f);
-		if (chain)
-			tc_json_str(f, chain);
-		else
-			fputs("null", f);
+		tc_json_str_or_null(f, chain);
 		fprintf(f, ",\"triage_in_chain\":%s,\"mode\":",
 			in_chain ? "true" : "false");
 		tc_json_str(f, mode);
+		fputs(",\"oom_select_hook\":", f);
 		if (tc_stat(stats, "oom_select_hook", v, sizeof(v)))
-			fprintf(f, ",\"oom_select_hook\":%s",
-				strcmp(v, "on") ? "false" : "true");
+			fputs(strcmp(v, "on") ? "false" : "true", f);
+		else
+			fputs("null", f);
 		fprintf(f, ",\"policy_loaded\":%s", loaded ? "true" : "false");
-		if (loaded) {
-			fputs(",\"policy_hash\":", f);
-			tc_json_str(f, hash);
-			fprintf(f, ",\"policy_generation\":%s,\"policy_load_time\":%lld",
-				tc_is_number(gen) ? gen : "null", ltime);
-			if (tc_stat(stats, "policy_rules", v, sizeof(v)))
-				fprintf(f, ",\"policy_rules\":%s",
-					tc_is_number(v) ? v : "null");
-		}
+		fputs(",\"policy_hash\":", f);
+		tc_json_str_or_null(f, loaded ? hash : NULL);
+		fprintf(f, ",\"policy_generation\":%s,\"policy_load_time\":",
+			loaded && tc_is_number(gen) ? gen : "null");
+		if (loaded && ltime)
+			fprintf(f, "%lld", ltime);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"policy_rules\":%s",
+			loaded && tc_stat(stats, "policy_rules", v, sizeof(v)) &&
+			tc_is_number(v) ? v : "null");
 		fputs(",\"load_error\":", f);
 		if (lerr && *lerr)
 			tc_json_str(f, lerr);
@@ -976,7 +1048,9 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 			fputs(i ? "," : "", f);
 			tc_json_str(f, inert[i]);
 		}
-		fputs("]}\n", f);
+		fputc(']', f);
+		tc_json_end(ctx, rc, rc == TC_EXIT_NOPOLICY ? "no policy loaded" :
+			    rc == TC_EXIT_NOCHAIN ? "triage is not in vm.oom_policy" : NULL);
 	} else {
 		FILE *f = ctx->out;
 
@@ -1079,7 +1153,7 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	free(lsms);
 	triage_policy_free(pol);
 	free(stats);
-	return loaded ? TC_EXIT_OK : TC_EXIT_NOPOLICY;
+	return rc;
 }
 
 /* ------------------------------------------------------------ mode */
@@ -1093,14 +1167,12 @@ int tc_cmd_mode(struct tc_ctx *ctx, int argc, char **argv)
 
 	n = tc_parse_opts(ctx, "mode", argc, argv, NULL, pos, 1, &help);
 	if (n < 0)
-		return tc_usage(ctx, "mode", true);
+		return TC_EXIT_USAGE;
 	if (help)
-		return tc_usage(ctx, "mode", false);
-	if (n == 1 && strcmp(pos[0], "enforce") && strcmp(pos[0], "permissive")) {
-		fprintf(ctx->err, "triagectl mode: '%s' is not enforce or permissive\n",
-			tc_esc(pos[0]));
-		return tc_usage(ctx, "mode", true);
-	}
+		return tc_help(ctx, "mode");
+	if (n == 1 && strcmp(pos[0], "enforce") && strcmp(pos[0], "permissive"))
+		return tc_usage_error(ctx, "'%s' is not enforce or permissive",
+				      tc_esc(pos[0]));
 	cur = tc_read_at(ctx, "mode", NULL);
 	if (!cur)
 		return tc_sfs_fail(ctx, "mode", errno, false);
@@ -1121,13 +1193,12 @@ int tc_cmd_mode(struct tc_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (ctx->json) {
-		fputs("{\"mode\":", ctx->out);
+		tc_json_begin(ctx);
+		fputs(",\"mode\":", ctx->out);
 		tc_json_str(ctx->out, n ? pos[0] : cur);
-		if (n) {
-			fputs(",\"previous\":", ctx->out);
-			tc_json_str(ctx->out, cur);
-		}
-		fputs("}\n", ctx->out);
+		fputs(",\"previous\":", ctx->out);
+		tc_json_str_or_null(ctx->out, n ? cur : NULL);
+		tc_json_end(ctx, TC_EXIT_OK, NULL);
 	} else if (n) {
 		fprintf(ctx->out, "mode %s (was %s)\n", pos[0], tc_esc(cur));
 	} else {

@@ -62,36 +62,68 @@ static void tc_json_time(FILE *f, const char *s)
 		tc_json_str(f, s);
 }
 
-static void tc_json_row(FILE *f, const struct tc_table *t, size_t r,
-			const char *extra_key, const char *extra)
+static void tc_json_cell(FILE *f, const char *h, const char *v)
 {
-	unsigned int c;
+	tc_json_str(f, h);
+	fputc(':', f);
+	if (!v)
+		fputs("null", f);
+	else if (!strcmp(h, "label") || !strcmp(h, "comm") ||
+		 !strcmp(h, "tier") || !strcmp(h, "verdict") ||
+		 !strcmp(h, "mode") || !strcmp(h, "scope") ||
+		 !strcmp(h, "outcome"))
+		tc_json_str(f, v);
+	else if (!strcmp(h, "time"))
+		tc_json_time(f, v);
+	else
+		tc_json_value(f, v);
+}
+
+/*
+ * One row as a JSON object: the keys of @keys always (null when the
+ * kernel's table has no such column: an older kernel), then any other
+ * column the kernel has.
+ */
+static void tc_json_row(FILE *f, const struct tc_table *t, size_t r,
+			const char *const *keys, const char *extra_key,
+			const char *extra)
+{
+	unsigned int c, k, n = 0;
 
 	fputc('{', f);
-	for (c = 0; c < t->ncols; c++) {
-		const char *h = t->head[c];
+	for (k = 0; keys[k]; k++) {
+		int col = tc_table_col(t, keys[k]);
 
-		fputs(c ? "," : "", f);
-		tc_json_str(f, h);
-		fputc(':', f);
-		if (!strcmp(h, "label") || !strcmp(h, "comm") ||
-		    !strcmp(h, "tier") || !strcmp(h, "verdict") ||
-		    !strcmp(h, "mode") || !strcmp(h, "scope") ||
-		    !strcmp(h, "outcome"))
-			tc_json_str(f, t->rows[r][c]);
-		else if (!strcmp(h, "time"))
-			tc_json_time(f, t->rows[r][c]);
-		else
-			tc_json_value(f, t->rows[r][c]);
+		fputs(n++ ? "," : "", f);
+		tc_json_cell(f, keys[k], col < 0 ? NULL : t->rows[r][col]);
+	}
+	for (c = 0; c < t->ncols; c++) {
+		for (k = 0; keys[k]; k++)
+			if (!strcmp(keys[k], t->head[c]))
+				break;
+		if (keys[k])
+			continue;
+		fputs(n++ ? "," : "", f);
+		tc_json_cell(f, t->head[c], t->rows[r][c]);
 	}
 	if (extra_key) {
-		fputc(',', f);
+		fputs(n ? "," : "", f);
 		tc_json_str(f, extra_key);
 		fputc(':', f);
 		tc_json_str(f, extra);
 	}
 	fputc('}', f);
 }
+
+/* the columns of ranking and decisions (docs/securityfs.md) */
+static const char *const tc_rank_keys[] = {
+	"rank", "pid", "tier", "srank", "points", "verdict", "rule", "label",
+	"comm", NULL,
+};
+static const char *const tc_decision_keys[] = {
+	"seq", "time", "mode", "scope", "pid", "points", "verdict", "rule",
+	"outcome", "label", "comm", NULL,
+};
 
 /* ------------------------------------------------------------ rank */
 
@@ -118,9 +150,9 @@ int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv)
 
 	n = tc_parse_opts(ctx, "rank", argc, argv, NULL, pos, 0, &help);
 	if (n < 0)
-		return tc_usage(ctx, "rank", true);
+		return TC_EXIT_USAGE;
 	if (help)
-		return tc_usage(ctx, "rank", false);
+		return tc_help(ctx, "rank");
 	rc = tc_read_table(ctx, "ranking", &t);
 	if (rc)
 		return rc;
@@ -129,12 +161,14 @@ int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv)
 	for (r = 0; r < t.nrows; r++)
 		why[r] = tc_why(pol, tc_table_get(&t, r, "rule"));
 	if (ctx->json) {
-		fputc('[', ctx->out);
+		tc_json_begin(ctx);
+		fputs(",\"candidates\":[", ctx->out);
 		for (r = 0; r < t.nrows; r++) {
 			fputs(r ? ",\n" : "", ctx->out);
-			tc_json_row(ctx->out, &t, r, "why", why[r]);
+			tc_json_row(ctx->out, &t, r, tc_rank_keys, "why", why[r]);
 		}
-		fputs("]\n", ctx->out);
+		fputc(']', ctx->out);
+		tc_json_end(ctx, TC_EXIT_OK, NULL);
 	} else {
 		for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
 			if (tc_table_col(&t, cols[c]) >= 0) {
@@ -297,19 +331,18 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 
 	n = tc_parse_opts(ctx, "explain", argc, argv, opts, pos, 1, &help);
 	if (n < 0)
-		return tc_usage(ctx, "explain", true);
+		return TC_EXIT_USAGE;
 	if (help)
-		return tc_usage(ctx, "explain", false);
+		return tc_help(ctx, "explain");
 	if (n != 1)
-		return tc_usage(ctx, "explain", true);
+		return tc_usage_error(ctx, "no PID given");
 	if (procdir)
 		ctx->proc = procdir;
 	errno = 0;
 	pid = strtol(pos[0], &end, 10);
 	if (*end || end == pos[0] || pid <= 0 || errno || pid > 0x7fffffff) {
-		fprintf(ctx->err, "triagectl explain: '%s' is not a process ID (a positive number)\n",
-			tc_esc(pos[0]));
-		return tc_usage(ctx, "explain", true);
+		return tc_usage_error(ctx, "'%s' is not a process ID (a positive number)",
+				      tc_esc(pos[0]));
 	}
 	snprintf(want, sizeof(want), "%ld", pid);
 	dir = tc_path(ctx->proc, want);
@@ -413,8 +446,9 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 	if (ctx->json) {
 		FILE *f = ctx->out;
 
-		fprintf(f, "{\"pid\":%ld,\"comm\":", pid);
-		tc_json_str(f, comm ? comm : "");
+		tc_json_begin(ctx);
+		fprintf(f, ",\"pid\":%ld,\"comm\":", pid);
+		tc_json_str_or_null(f, comm);
 		fputs(",\"label\":", f);
 		tc_json_str(f, label);
 		fprintf(f, ",\"policy_loaded\":%s", pol ? "true" : "false");
@@ -428,23 +462,19 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 		tc_json_str(f, verdict);
 		fputs(",\"candidate\":", f);
 		fputs(krank ? "true" : have_rank ? "false" : "null", f);
-		if (krank) {
-			fputs(",\"rank\":", f);
-			tc_json_value(f, krank);
-			if (ktier) {
-				fputs(",\"tier\":", f);
-				tc_json_str(f, ktier);
-			}
-			fputs(",\"points\":", f);
-			tc_json_value(f, kpoints);
-			fputs(",\"kernel_verdict\":", f);
-			tc_json_str(f, kverdict);
-			fputs(",\"kernel_rule\":", f);
-			tc_json_value(f, krule);
-		}
+		fputs(",\"rank\":", f);
+		tc_json_value(f, krank ? krank : "-");
+		fputs(",\"tier\":", f);
+		tc_json_str_or_null(f, ktier);
+		fputs(",\"points\":", f);
+		tc_json_value(f, kpoints ? kpoints : "-");
+		fputs(",\"kernel_verdict\":", f);
+		tc_json_str_or_null(f, kverdict);
+		fputs(",\"kernel_rule\":", f);
+		tc_json_value(f, krule ? krule : "-");
 		fputs(",\"change\":", f);
 		tc_json_str(f, change);
-		fputs("}\n", f);
+		tc_json_end(ctx, TC_EXIT_OK, NULL);
 	} else {
 		FILE *f = ctx->out;
 
@@ -497,10 +527,15 @@ struct tc_follow {
 	unsigned long long last;	/* highest seq shown (0: none yet) */
 	unsigned long long lost;	/* total reported lost */
 	bool known;			/* after the first read: seq 1 is the first since boot */
+	bool header;			/* the table's header was printed */
 };
 
+/*
+ * The decisions not shown yet; the header comes with the first ones
+ * (with --follow perhaps only after some empty reads).
+ */
 static void tc_log_rows(struct tc_ctx *ctx, const struct tc_table *t,
-			bool header, struct tc_follow *fw)
+			struct tc_follow *fw)
 {
 	static const char *const cols[] = {
 		"seq", "time", "mode", "scope", "pid", "comm", "points",
@@ -527,17 +562,22 @@ static void tc_log_rows(struct tc_ctx *ctx, const struct tc_table *t,
 			unsigned long long lost = seq - fw->last - 1;
 
 			fw->lost += lost;
-			fprintf(ctx->err, "triagectl: %llu decision%s lost (seq %llu..%llu): more came between two reads than the kernel keeps; the audit log has them (ausearch -m 1423)\n",
+			fprintf(ctx->err, "triagectl: %llu decision%s lost (seq %llu..%llu): more came between two reads than the kernel keeps; the audit log has them (ausearch -m " TC_STR(TC_AUDIT_DECISION) ")\n",
 				lost, lost == 1 ? "" : "s", fw->last + 1, seq - 1);
-			if (ctx->json)
-				fprintf(ctx->out, "{\"lost\":%llu,\"first_seq\":%llu,\"last_seq\":%llu}\n",
+			if (ctx->json) {
+				tc_json_begin(ctx);
+				fprintf(ctx->out, ",\"lost\":{\"count\":%llu,\"first_seq\":%llu,\"last_seq\":%llu}",
 					lost, fw->last + 1, seq - 1);
+				tc_json_end(ctx, TC_EXIT_OK, NULL);
+			}
 		}
 		if (seq > fw->last)
 			fw->last = seq;
 		if (ctx->json) {
-			tc_json_row(ctx->out, t, r, NULL, NULL);
-			fputc('\n', ctx->out);
+			tc_json_begin(ctx);
+			fputs(",\"decision\":", ctx->out);
+			tc_json_row(ctx->out, t, r, tc_decision_keys, NULL, NULL);
+			tc_json_end(ctx, TC_EXIT_OK, NULL);
 			continue;
 		}
 		tc_time_text(strtoll(tc_table_get(t, r, "time"), NULL, 10),
@@ -547,9 +587,11 @@ static void tc_log_rows(struct tc_ctx *ctx, const struct tc_table *t,
 			rows[n][c] = c == 1 ? when[n] : tc_table_get(t, r, cols[c]);
 		n++;
 	}
-	if (!ctx->json && (n || header))
-		tc_table_print(ctx->out, header ? head : NULL, 11,
+	if (!ctx->json && n) {
+		tc_table_print(ctx->out, fw->header ? NULL : head, 11,
 			       (const char *const *const *)rows, n);
+		fw->header = true;
+	}
 	for (r = 0; r < n; r++)
 		free(rows[r]);
 	free(rows);
@@ -594,7 +636,7 @@ static int tc_follow_round(struct tc_ctx *ctx, struct tc_follow *fw)
 			       tc_esc(ctx->root));
 	}
 	/* only new sequence numbers; a gap is reported */
-	tc_log_rows(ctx, &t, false, fw);
+	tc_log_rows(ctx, &t, fw);
 	tc_table_free(&t);
 	while (poll(&p, 1, (int)ctx->follow_ms) < 0 && errno == EINTR)
 		;
@@ -609,7 +651,7 @@ int tc_cmd_log(struct tc_ctx *ctx, int argc, char **argv)
 		{ "--follow", false, NULL, &follow },
 		{ NULL, false, NULL, NULL },
 	};
-	struct tc_follow fw = { 0, 0, false };
+	struct tc_follow fw = { 0, 0, false, false };
 	struct tc_table t;
 	unsigned int polls = 0;
 	char *pos[1];
@@ -617,28 +659,29 @@ int tc_cmd_log(struct tc_ctx *ctx, int argc, char **argv)
 
 	n = tc_parse_opts(ctx, "log", argc, argv, opts, pos, 0, &help);
 	if (n < 0)
-		return tc_usage(ctx, "log", true);
+		return TC_EXIT_USAGE;
 	if (help)
-		return tc_usage(ctx, "log", false);
+		return tc_help(ctx, "log");
 	rc = tc_read_table(ctx, "decisions", &t);
 	if (rc)
 		return rc;
 	if (ctx->json && !follow) {
 		size_t r;
 
-		fputc('[', ctx->out);
+		tc_json_begin(ctx);
+		fputs(",\"decisions\":[", ctx->out);
 		for (r = 0; r < t.nrows; r++) {
 			fputs(r ? ",\n" : "", ctx->out);
-			tc_json_row(ctx->out, &t, r, NULL, NULL);
+			tc_json_row(ctx->out, &t, r, tc_decision_keys, NULL, NULL);
 		}
-		fputs("]\n", ctx->out);
+		fputc(']', ctx->out);
 		tc_table_free(&t);
-		return TC_EXIT_OK;
+		return tc_json_end(ctx, TC_EXIT_OK, NULL);
 	}
 	if (!ctx->json && !follow && !t.nrows)
 		fputs("(no decisions yet)\n", ctx->out);
 	/* with --follow, JSON is one object per line (JSON Lines) */
-	tc_log_rows(ctx, &t, t.nrows > 0, &fw);
+	tc_log_rows(ctx, &t, &fw);
 	tc_table_free(&t);
 	fw.known = true;
 	while (follow && (!ctx->follow_polls || polls++ < ctx->follow_polls)) {

@@ -358,11 +358,11 @@ int tc_cmd_test(struct tc_ctx *ctx, int argc, char **argv)
 
 	n = tc_parse_opts(ctx, "test", argc, argv, NULL, pos, 1, &help);
 	if (n < 0)
-		return tc_usage(ctx, "test", true);
+		return TC_EXIT_USAGE;
 	if (help)
-		return tc_usage(ctx, "test", false);
+		return tc_help(ctx, "test");
 	if (n != 1)
-		return tc_usage(ctx, "test", true);
+		return tc_usage_error(ctx, "no SCENARIO file given (- reads standard input)");
 	name = tc_input_name(pos[0]);
 	text = tc_read_input(pos[0], TC_SCENARIO_MAX, &len);
 	if (!text)
@@ -408,8 +408,10 @@ int tc_cmd_test(struct tc_ctx *ctx, int argc, char **argv)
 			rows[i].order = ULONG_MAX;
 	}
 
-	if (ctx->json)
-		fputs("{\"results\":[", ctx->out);
+	if (ctx->json) {
+		tc_json_begin(ctx);
+		fputs(",\"results\":[", ctx->out);
+	}
 	else
 		fprintf(ctx->out, "TAP version 13\n1..%zu\n", nex);
 	for (i = 0; i < nex; i++) {
@@ -439,10 +441,15 @@ int tc_cmd_test(struct tc_ctx *ctx, int argc, char **argv)
 		}
 		free(detail);
 	}
-	if (ctx->json)
-		fprintf(ctx->out, "],\"tests\":%zu,\"passed\":%zu,\"failed\":%zu}\n",
+	if (ctx->json) {
+		char msg[100];
+
+		snprintf(msg, sizeof(msg), "%zu of %zu expectations failed",
+			 failed, nex);
+		fprintf(ctx->out, "],\"tests\":%zu,\"passed\":%zu,\"failed\":%zu",
 			nex, nex - failed, failed);
-	else
+		tc_json_end(ctx, failed ? TC_EXIT_ERROR : TC_EXIT_OK, msg);
+	} else
 		fprintf(ctx->out, "# %zu passed, %zu failed\n", nex - failed,
 			failed);
 	free(rows);

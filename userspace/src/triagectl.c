@@ -13,6 +13,9 @@ struct tc_command {
 	const char *help;
 };
 
+static int tc_cmd_help(struct tc_ctx *ctx, int argc, char **argv);
+static int tc_cmd_version(struct tc_ctx *ctx, int argc, char **argv);
+
 static const struct tc_command tc_commands[] = {
 	{ "check", tc_cmd_check,
 	  "check FILE|- [--selinux-policy BINARY | --no-selinux] [--json]",
@@ -51,6 +54,10 @@ static const struct tc_command tc_commands[] = {
 	{ "test", tc_cmd_test, "test SCENARIO|- [--json]",
 	  "Check the expectations in SCENARIO against the kernel's current\n"
 	  "ranking of live processes, without an OOM.  TAP output.\n" },
+	{ "help", tc_cmd_help, "help [COMMAND]",
+	  "The list of commands, or the help of one (as triagectl COMMAND --help).\n" },
+	{ "version", tc_cmd_version, "version [--json]",
+	  "The version of triagectl (as triagectl --version).\n" },
 };
 
 #define TC_NCOMMANDS (sizeof(tc_commands) / sizeof(tc_commands[0]))
@@ -64,45 +71,46 @@ static const char tc_common_help[] =
 	"  -h, --help     this help\n"
 	"Exit status: 0 success, 1 errors (policy errors, failed expectations),\n"
 	"2 usage or scenario syntax, 3 triage not available, 4 no permission,\n"
-	"5 the kernel refused, 6 (status) no policy loaded.\n";
+	"5 the kernel refused, 6 (status) no policy loaded, 7 (status) triage\n"
+	"not in vm.oom_policy.\n";
 
-static void tc_overview(FILE *f)
+static const struct tc_command *tc_find(const char *name)
 {
 	size_t i;
 
-	fputs("usage: triagectl [--root DIR] [--json] [-q|-v] COMMAND [ARGS]\n"
-	      "       triagectl --version | version\n"
-	      "       triagectl --help | help [COMMAND]\n\ncommands:\n", f);
 	for (i = 0; i < TC_NCOMMANDS; i++)
-		fprintf(f, "  triagectl %s\n", tc_commands[i].usage);
-	fputs("\nSee triagectl COMMAND --help and triagectl(8).\n", f);
+		if (!strcmp(name, tc_commands[i].name))
+			return &tc_commands[i];
+	return NULL;
 }
 
-int tc_usage(struct tc_ctx *ctx, const char *cmd, bool error)
+int tc_help(struct tc_ctx *ctx, const char *cmd)
 {
-	FILE *f = error ? ctx->err : ctx->out;
+	const struct tc_command *c = cmd ? tc_find(cmd) : NULL;
+	FILE *f = ctx->out;
 	size_t i;
 
-	if (error && ctx->json) {
-		fprintf(ctx->out, "{\"error\":{\"exit\":%d,\"kind\":\"usage\",\"message\":",
-			TC_EXIT_USAGE);
-		tc_json_str(ctx->out, "usage error: see triagectl --help");
-		fputs("}}\n", ctx->out);
+	if (c) {
+		fprintf(f, "usage: triagectl %s\n\n%s\n%s", c->usage, c->help,
+			tc_common_help);
+		return TC_EXIT_OK;
 	}
+	fputs("usage: triagectl [--root DIR] [--json] [-q|-v] COMMAND [ARGS]\n"
+	      "       triagectl --version | --help [COMMAND]\n\ncommands:\n", f);
+	for (i = 0; i < TC_NCOMMANDS; i++)
+		fprintf(f, "  triagectl %s\n", tc_commands[i].usage);
+	fprintf(f, "\nSee triagectl COMMAND --help and triagectl(8).\n\n%s",
+		tc_common_help);
+	return TC_EXIT_OK;
+}
 
-	for (i = 0; cmd && i < TC_NCOMMANDS; i++) {
-		if (strcmp(cmd, tc_commands[i].name))
-			continue;
-		fprintf(f, "usage: triagectl %s\n", tc_commands[i].usage);
-		if (!error)
-			fprintf(f, "\n%s\n%s", tc_commands[i].help,
-				tc_common_help);
-		return error ? TC_EXIT_USAGE : TC_EXIT_OK;
-	}
-	tc_overview(f);
-	if (!error)
-		fprintf(f, "\n%s", tc_common_help);
-	return error ? TC_EXIT_USAGE : TC_EXIT_OK;
+bool tc_root_given(const struct tc_ctx *ctx)
+{
+	size_t n = strlen(ctx->root), d = strlen(TC_DEFAULT_ROOT);
+
+	while (n > 1 && ctx->root[n - 1] == '/')
+		n--;
+	return n != d || strncmp(ctx->root, TC_DEFAULT_ROOT, d);
 }
 
 /*
@@ -116,6 +124,7 @@ int tc_parse_opts(struct tc_ctx *ctx, const char *cmd, int argc, char **argv,
 	bool dashdash = false;
 	int i, npos = 0;
 
+	(void)cmd;
 	*help = false;
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i], *val = NULL, *eq;
@@ -124,8 +133,8 @@ int tc_parse_opts(struct tc_ctx *ctx, const char *cmd, int argc, char **argv,
 
 		if (dashdash || a[0] != '-' || !a[1]) {
 			if (npos >= maxpos) {
-				fprintf(ctx->err, "triagectl %s: unexpected argument '%s'\n",
-					cmd, tc_esc(a));
+				tc_usage_error(ctx, "unexpected argument '%s'",
+					       tc_esc(a));
 				return -1;
 			}
 			pos[npos++] = argv[i];
@@ -165,8 +174,7 @@ int tc_parse_opts(struct tc_ctx *ctx, const char *cmd, int argc, char **argv,
 			if (strlen(o->name) == nlen && !strncmp(a, o->name, nlen))
 				break;
 		if (!o || !o->name) {
-			fprintf(ctx->err, "triagectl %s: unknown option '%s'\n",
-				cmd, tc_esc(a));
+			tc_usage_error(ctx, "unknown option '%s'", tc_esc(a));
 			return -1;
 		}
 		if (o->has_arg) {
@@ -176,34 +184,97 @@ int tc_parse_opts(struct tc_ctx *ctx, const char *cmd, int argc, char **argv,
 			*o->value = val;
 		} else {
 			if (eq) {
-				fprintf(ctx->err, "triagectl %s: option '%s' takes no value\n",
-					cmd, o->name);
+				tc_usage_error(ctx, "option '%s' takes no value",
+					       o->name);
 				return -1;
 			}
 			*o->flag = true;
 		}
 		continue;
 missing:
-		fprintf(ctx->err, "triagectl %s: option '%.*s' needs a value\n",
-			cmd, (int)nlen, a);
+		tc_usage_error(ctx, "option '%.*s' needs a value", (int)nlen, a);
 		return -1;
 	}
 	return npos;
 }
 
+/* An unknown command: say so, with the nearest one. */
+static int tc_unknown_command(struct tc_ctx *ctx, const char *cmd)
+{
+	const char *names[TC_NCOMMANDS + 1], *near;
+	size_t i;
+
+	for (i = 0; i < TC_NCOMMANDS; i++)
+		names[i] = tc_commands[i].name;
+	names[i] = NULL;
+	near = tc_nearest(cmd, names);
+	if (near)
+		return tc_usage_error(ctx, "unknown command '%s' (did you mean '%s'?)",
+				      tc_esc(cmd), near);
+	return tc_usage_error(ctx, "unknown command '%s'", tc_esc(cmd));
+}
+
+static int tc_cmd_help(struct tc_ctx *ctx, int argc, char **argv)
+{
+	char *pos[1];
+	bool help;
+	int n;
+
+	n = tc_parse_opts(ctx, "help", argc, argv, NULL, pos, 1, &help);
+	if (n < 0)
+		return TC_EXIT_USAGE;
+	if (help)
+		return tc_help(ctx, "help");
+	if (n && !tc_find(pos[0]))
+		return tc_unknown_command(ctx, pos[0]);
+	return tc_help(ctx, n ? pos[0] : NULL);
+}
+
+static int tc_cmd_version(struct tc_ctx *ctx, int argc, char **argv)
+{
+	char *pos[1];
+	bool help;
+	int n;
+
+	n = tc_parse_opts(ctx, "version", argc, argv, NULL, pos, 0, &help);
+	if (n < 0)
+		return TC_EXIT_USAGE;
+	if (help)
+		return tc_help(ctx, "version");
+	if (!ctx->json) {
+		fprintf(ctx->out, "triagectl %s\n", TC_VERSION);
+		return TC_EXIT_OK;
+	}
+	tc_json_begin(ctx);
+	fputs(",\"version\":", ctx->out);
+	tc_json_str(ctx->out, TC_VERSION);
+	return tc_json_end(ctx, TC_EXIT_OK, NULL);
+}
+
 int tc_main(struct tc_ctx *ctx, int argc, char **argv)
 {
-	const char *cmd;
-	size_t i;
-	int a = 1;
+	const struct tc_command *c;
+	int a = 1, i;
 
-	/* global options before the command */
+	/*
+	 * --json anywhere before "--": an error found before the parser
+	 * reaches it (a bad option first) is JSON too.
+	 */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--json"))
+			ctx->json = true;
+	}
+	ctx->cmd = NULL;
+	/* options before the command */
 	while (a < argc && argv[a][0] == '-') {
-		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help"))
-			return tc_usage(ctx, NULL, false);
-		if (!strcmp(argv[a], "--version")) {
-			fprintf(ctx->out, "triagectl %s\n", TC_VERSION);
-			return TC_EXIT_OK;
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help") ||
+		    !strcmp(argv[a], "--version")) {
+			/* the same as the command help or version */
+			c = tc_find(argv[a][2] == 'v' ? "version" : "help");
+			ctx->cmd = c->name;
+			return c->run(ctx, argc - a - 1, argv + a + 1);
 		}
 		if (!strcmp(argv[a], "-q") || !strcmp(argv[a], "--quiet")) {
 			ctx->verbosity = -1;
@@ -219,59 +290,21 @@ int tc_main(struct tc_ctx *ctx, int argc, char **argv)
 			const char *val = argv[a][6] ? argv[a] + 7 :
 					  a + 1 < argc ? argv[++a] : NULL;
 
-			if (!val || !*val) {
-				fprintf(ctx->err, "triagectl: option '--root' needs a value\n");
-				return tc_usage(ctx, NULL, true);
-			}
+			if (!val || !*val)
+				return tc_usage_error(ctx, "option '--root' needs a value");
 			ctx->root = val;
 			ctx->secfs = NULL;
 			a++;
 		} else {
-			fprintf(ctx->err, "triagectl: unknown option '%s'\n",
-				tc_esc(argv[a]));
-			return tc_usage(ctx, NULL, true);
+			return tc_usage_error(ctx, "unknown option '%s'",
+					      tc_esc(argv[a]));
 		}
 	}
 	if (a >= argc)
-		return tc_usage(ctx, NULL, true);
-	cmd = argv[a];
-	if (!strcmp(cmd, "version") || !strcmp(cmd, "help")) {
-		const char *topic = a + 1 < argc ? argv[a + 1] : NULL;
-
-		if (a + 2 < argc || (topic && cmd[0] == 'v')) {
-			fprintf(ctx->err, "triagectl %s: unexpected argument '%s'\n",
-				cmd, tc_esc(argv[argc - 1]));
-			return tc_usage(ctx, NULL, true);
-		}
-		if (cmd[0] == 'v') {
-			fprintf(ctx->out, "triagectl %s\n", TC_VERSION);
-			return TC_EXIT_OK;
-		}
-		if (!topic)
-			return tc_usage(ctx, NULL, false);
-		cmd = topic;	/* help COMMAND: an unknown one is an error */
-		for (i = 0; i < TC_NCOMMANDS; i++)
-			if (!strcmp(cmd, tc_commands[i].name))
-				return tc_usage(ctx, cmd, false);
-	} else {
-		for (i = 0; i < TC_NCOMMANDS; i++)
-			if (!strcmp(cmd, tc_commands[i].name))
-				return tc_commands[i].run(ctx, argc - a - 1,
-							  argv + a + 1);
-	}
-	{
-		const char *names[TC_NCOMMANDS + 1], *near;
-
-		for (i = 0; i < TC_NCOMMANDS; i++)
-			names[i] = tc_commands[i].name;
-		names[i] = NULL;
-		near = tc_nearest(cmd, names);
-		if (near)
-			fprintf(ctx->err, "triagectl: unknown command '%s' (did you mean '%s'?)\n",
-				tc_esc(cmd), near);
-		else
-			fprintf(ctx->err, "triagectl: unknown command '%s'\n",
-				tc_esc(cmd));
-	}
-	return tc_usage(ctx, NULL, true);
+		return tc_usage_error(ctx, "no command given");
+	c = tc_find(argv[a]);
+	if (!c)
+		return tc_unknown_command(ctx, argv[a]);
+	ctx->cmd = c->name;
+	return c->run(ctx, argc - a - 1, argv + a + 1);
 }

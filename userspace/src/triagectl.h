@@ -26,6 +26,19 @@
 #define TC_EXIT_PERM		4	/* no permission (CAP_MAC_ADMIN) */
 #define TC_EXIT_REFUSED		5	/* the kernel refused a write */
 #define TC_EXIT_NOPOLICY	6	/* status: triage enabled, no policy loaded */
+#define TC_EXIT_NOCHAIN		7	/* status: triage not in vm.oom_policy */
+
+/* "schema_version" of every JSON object triagectl prints (triagectl(8), JSON) */
+#define TC_JSON_SCHEMA		1
+
+/*
+ * The audit record type of triage's OOM decisions (AUDIT_TRIAGE_DECISION
+ * of the kernel series' include/uapi/linux/audit.h), for "ausearch -m N"
+ * in messages; tests/unit checks it against the kernel patch.
+ */
+#define TC_AUDIT_DECISION	1427
+#define TC_STR_(x)		#x
+#define TC_STR(x)		TC_STR_(x)
 
 /* the version of the triage sources (debian/changelog); -DTC_VERSION= overrides */
 #ifndef TC_VERSION
@@ -41,6 +54,7 @@ struct tc_ctx {
 	const char *root;	/* securityfs triage directory */
 	const char *secfs;	/* securityfs (lsm); NULL: the parent of root */
 	const char *proc;	/* /proc (also /proc/sys/vm/oom_policy) */
+	const char *cmd;	/* the command running ("check"), for JSON */
 	const char *sys;	/* /sys (AppArmor's module parameters) */
 	bool json;
 	int verbosity;		/* -q: -1, default 0, -v: 1 */
@@ -69,12 +83,28 @@ const char *tc_input_name(const char *path);
 
 /*
  * An error: "triagectl: MSG" on stderr and, with --json, the object
- * {"error":{"exit":CODE,"kind":KIND,"message":MSG}} on stdout.  Returns
- * code.
+ * {"schema_version":1,"command":CMD,"error":{"exit":CODE,"kind":KIND,
+ * "message":MSG}} on stdout.  Returns code.
  */
 int tc_fail(struct tc_ctx *ctx, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * A usage error: one line on stderr, "triagectl[ CMD]: REASON; see
+ * triagectl[ CMD] --help", and the JSON error with REASON.  Returns
+ * TC_EXIT_USAGE.
+ */
+int tc_usage_error(struct tc_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 const char *tc_exit_kind(int code);
+/*
+ * Every JSON object starts {"schema_version":1,"command":CMD and ends
+ * with ,"error":null} (exit status 0) or ,"error":{"exit":CODE,"kind":
+ * KIND,"message":MSG}} and a newline.  tc_json_end() returns @code.
+ */
+void tc_json_begin(struct tc_ctx *ctx);
+int tc_json_end(struct tc_ctx *ctx, int code, const char *msg);
+/* the JSON value of a string that may be missing: a string or null */
+void tc_json_str_or_null(FILE *f, const char *s);
 /*
  * Reading or writing interface file @name failed with @e: say why
  * (securityfs not mounted, triage not in the kernel, no permission) and
@@ -186,8 +216,9 @@ void tc_check_text(const char *text, size_t len,
 		   const struct tc_check_opts *o, struct tc_check *res);
 void tc_check_print(FILE *f, const char *file, const struct tc_check *res,
 		    bool quiet);
+/* the check's JSON keys, "file":...,"diagnostics":[...], a comma first */
 void tc_check_json(FILE *f, const char *file, const char *selinux,
-		   const struct tc_check *res, bool newline);
+		   const struct tc_check *res, bool comma);
 /* a diagnostic without a position (notes about the check itself) */
 void tc_check_add(struct tc_check *res, enum tc_severity sev,
 		  const char *msg);
@@ -225,10 +256,16 @@ struct tc_opt {
 	const char **value;	/* has_arg: where the value goes */
 	bool *flag;		/* !has_arg */
 };
-/* returns positional count (stored in pos), or -1 after a usage error */
+/*
+ * Returns the positional count (stored in pos), or -1 after a usage error
+ * (already reported with tc_usage_error()).
+ */
 int tc_parse_opts(struct tc_ctx *ctx, const char *cmd, int argc, char **argv,
 		  const struct tc_opt *opts, char **pos, int maxpos,
 		  bool *help);
-int tc_usage(struct tc_ctx *ctx, const char *cmd, bool error);
+/* the help of @cmd (NULL: of triagectl) on stdout; returns 0 */
+int tc_help(struct tc_ctx *ctx, const char *cmd);
+/* "triagectl --root DIR": DIR is not the kernel's default directory */
+bool tc_root_given(const struct tc_ctx *ctx);
 
 #endif /* TRIAGECTL_H */

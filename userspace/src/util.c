@@ -148,11 +148,40 @@ static const char *const tc_kinds[] = {
 	[TC_EXIT_PERM] = "permission",
 	[TC_EXIT_REFUSED] = "refused",
 	[TC_EXIT_NOPOLICY] = "no-policy",
+	[TC_EXIT_NOCHAIN] = "not-in-chain",
 };
 
 const char *tc_exit_kind(int code)
 {
-	return code >= 0 && code <= TC_EXIT_NOPOLICY ? tc_kinds[code] : "error";
+	return code >= 0 && code <= TC_EXIT_NOCHAIN ? tc_kinds[code] : "error";
+}
+
+void tc_json_str_or_null(FILE *f, const char *s)
+{
+	if (s)
+		tc_json_str(f, s);
+	else
+		fputs("null", f);
+}
+
+void tc_json_begin(struct tc_ctx *ctx)
+{
+	fprintf(ctx->out, "{\"schema_version\":%d,\"command\":", TC_JSON_SCHEMA);
+	tc_json_str_or_null(ctx->out, ctx->cmd);
+}
+
+int tc_json_end(struct tc_ctx *ctx, int code, const char *msg)
+{
+	if (!code) {
+		fputs(",\"error\":null}\n", ctx->out);
+		return code;
+	}
+	fprintf(ctx->out, ",\"error\":{\"exit\":%d,\"kind\":", code);
+	tc_json_str(ctx->out, tc_exit_kind(code));
+	fputs(",\"message\":", ctx->out);
+	tc_json_str(ctx->out, msg);
+	fputs("}}\n", ctx->out);
+	return code;
 }
 
 int tc_fail(struct tc_ctx *ctx, int code, const char *fmt, ...)
@@ -165,13 +194,28 @@ int tc_fail(struct tc_ctx *ctx, int code, const char *fmt, ...)
 	va_end(ap);
 	fprintf(ctx->err, "triagectl: %s\n", msg);
 	if (ctx->json) {
-		fprintf(ctx->out, "{\"error\":{\"exit\":%d,\"kind\":", code);
-		tc_json_str(ctx->out, tc_exit_kind(code));
-		fputs(",\"message\":", ctx->out);
-		tc_json_str(ctx->out, msg);
-		fputs("}}\n", ctx->out);
+		tc_json_begin(ctx);
+		tc_json_end(ctx, code, msg);
 	}
 	return code;
+}
+
+int tc_usage_error(struct tc_ctx *ctx, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(ctx->err, "triagectl%s%s: %s; see triagectl%s%s --help\n",
+		ctx->cmd ? " " : "", ctx->cmd ? ctx->cmd : "", msg,
+		ctx->cmd ? " " : "", ctx->cmd ? ctx->cmd : "");
+	if (ctx->json) {
+		tc_json_begin(ctx);
+		tc_json_end(ctx, TC_EXIT_USAGE, msg);
+	}
+	return TC_EXIT_USAGE;
 }
 
 /*
@@ -285,10 +329,14 @@ int tc_sfs_fail(struct tc_ctx *ctx, const char *name, int e, bool writing)
 			rc = tc_fail(ctx, TC_EXIT_UNAVAILABLE,
 				     "%s does not exist although the active LSMs (%s) name triage",
 				     ctx->root, lsms);
+		else if (tc_root_given(ctx))
+			/* not a reason to mount securityfs on DIR's parent */
+			rc = tc_fail(ctx, TC_EXIT_UNAVAILABLE,
+				     "--root %s does not exist: --root names the triage directory of securityfs (the kernel's is " TC_DEFAULT_ROOT ", with securityfs mounted on /sys/kernel/security)",
+				     tc_esc(ctx->root));
 		else if (stat(dir, &st))
 			rc = tc_fail(ctx, TC_EXIT_UNAVAILABLE,
-				     "%s does not exist (no triage, or --root is wrong)",
-				     ctx->root);
+				     "%s does not exist (no triage)", ctx->root);
 		else
 			rc = tc_fail(ctx, TC_EXIT_UNAVAILABLE,
 				     "securityfs is not mounted on %s (mount -t securityfs securityfs %s), or this kernel has no LSM support",
