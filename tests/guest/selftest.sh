@@ -9,7 +9,9 @@
 # transitions work and the forbidden ones fail with EACCES, that a label
 # cannot be changed in place, and that the helpers report memcg OOM kills.
 # Prints "selftest: ok ..." / "selftest: FAIL ..." lines, and exits 0 only
-# if everything passed.
+# if everything passed.  It runs 28 checks: that number is the fixed plan
+# of tests/scenarios/guest-selftest.sh (29 with its own result), keep them
+# in step.
 set -u
 
 POLICY=${1:?usage: tr-selftest POLICY.bin}
