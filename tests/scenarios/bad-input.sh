@@ -144,7 +144,7 @@ printf 'protect type=a\n\n\n\nprotect  label="a\\q"\n' | gen invalid-escape ""
 
 # ---------------------------------------------------------------------
 t1=$(date +%s)
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "the policy in force loads" load_policy "fallback classic
 protect type=protected_t
 sacrifice type=batch_t"

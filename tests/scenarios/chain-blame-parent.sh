@@ -3,7 +3,7 @@
 # not (the threshold is checked exactly).
 # mem: 256M
 # plan: 4
-echo "blame-parent classic" >/proc/sys/vm/oom_policy
+set_oom_policy "blame-parent classic"
 echo 3 >/proc/sys/vm/oom_blame_parent_kills
 echo 60000 >/proc/sys/vm/oom_blame_parent_window_ms
 

@@ -5,7 +5,7 @@
 # mem: 256M
 # plan: 4
 # expect-panic: panic_on_oom is enabled
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "policy loads" load_policy "protect type=protected_t
 sacrifice type=batch_t"
 echo 1 >/proc/sys/vm/panic_on_oom

@@ -20,7 +20,7 @@ check_eq "panic_on_oom keeps its meaning (default 0)" 0 "$(cat /proc/sys/vm/pani
 # the largest task only once triage is in the chain and enforcing
 load_policy "protect type=protected_t" >/dev/null
 echo permissive >$TRIAGE/mode
-echo "triage classic" >$P
+set_oom_policy "triage classic"
 cg=$(memcg order 64M)
 hog db protected_t "$cg" 36
 hog other web_t "$cg" 8
@@ -44,7 +44,7 @@ stop_all
 # from the triage OOM policy); with triage first the whole group dies
 load_policy "protect type=protected_t
 sacrifice type=batch_t group" >/dev/null
-echo classic >$P
+set_oom_policy classic
 cg=$(memcg chain1 64M)
 hog db3 protected_t "$cg" 30
 hog b1 batch_t "$cg" 8

@@ -81,7 +81,7 @@ check_eq "systemd-sysctl.service ($sysctl_start) sets vm.oom_policy as ${sysctl_
 	"$want" "$(cat /proc/sys/vm/oom_policy)"
 check_eq "triage first in vm.oom_policy after the boot's systemd-sysctl" \
 	triage "$(cut -d' ' -f1 /proc/sys/vm/oom_policy)"
-echo classic >/proc/sys/vm/oom_policy
+set_oom_policy classic
 sh $INFO.postinst configure >/tmp/postinst.out 2>&1
 check_eq "the package's postinst (configure) exits 0" 0 "$?"
 diag "$(cat /tmp/postinst.out)"

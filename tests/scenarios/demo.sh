@@ -58,7 +58,7 @@ say "=== Round 2: the same workload, decided by labels"
 load_policy "protect type=protected_t
 sacrifice type=batch_t
 adjust -300 type=web_t"
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 say "vm.oom_policy = $(cat /proc/sys/vm/oom_policy); triage policy:"
 sed 's/^/    /' $TRIAGE/policy | while IFS= read -r l; do say "$l"; done
 say ""

@@ -6,7 +6,7 @@
 # without a selection, unless an LSM protects it: then the chain decides.
 # mem: 256M
 # plan: 25
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 fallbacks() { sed -n 's/^fallbacks //p' $TRIAGE/stats; }
 
 # solo NAME TYPE: NAME, of TYPE, alone in a fresh 32M cgroup, allocates
@@ -48,7 +48,7 @@ check_eq "stats counts the fallback" $((f0 + 2)) "$(fallbacks)"
 
 # triage out of the chain: the LSM hook still protects, the chain's last
 # resort ignores the protection rather than kill nothing
-echo classic >/proc/sys/vm/oom_policy
+set_oom_policy classic
 check "protect policy loads" load_policy "protect type=web_t"
 c=$(solo solo-chain web_t)
 check_eq "with classic alone in the chain, the protected allocator is still killed" killed:9 \
@@ -59,7 +59,7 @@ diag "decision recorded for it: $(decision_for solo-chain verdict) $(decision_fo
 
 # permissive: triage records what it would do, the classic victim (the
 # allocator, the only one) dies
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "permissive sacrifice policy loads" load_policy "mode permissive
 sacrifice type=batch_t"
 c=$(solo solo-permissive batch_t)
@@ -73,7 +73,7 @@ stop_all
 # grower aims at 3A/4: it runs out at about A/2, and once the batch job is
 # gone it ends below A.  Whoever else allocates meanwhile (this shell,
 # init_t) would be killed as "the allocating task" too: it is protected.
-echo classic >/proc/sys/vm/oom_policy
+set_oom_policy classic
 check "protect + sacrifice policy loads" load_policy "protect type=protected_t
 protect type=init_t
 sacrifice type=batch_t"

@@ -8,7 +8,7 @@
 # append: numa=fake=2
 # timeout: 180
 # plan: 9
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "two NUMA nodes" [ -d /sys/devices/system/node/node1 ]
 echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
 for n in 0 1; do

@@ -6,7 +6,7 @@
 # the ranks, and the protected task is never one of them.
 # mem: 256M
 # plan: 8
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "policy loads" load_policy "protect type=protected_t
 sacrifice type=batch_t rank=9
 sacrifice type=web_t rank=1"

@@ -7,7 +7,7 @@
 # mem: 256M
 # plan: 5
 # expect-panic: every OOM candidate is protected (fallback panic)
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "fallback panic policy loads" load_policy "fallback panic
 protect type=web_t
 protect type=protected_t

@@ -6,7 +6,7 @@
 # mem: 256M
 # plan: 13
 # timeout: 180
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 kthreads() {
 	for d in /proc/[0-9]*; do
 		read -r _ _ _ ppid _ <"$d/stat" 2>/dev/null || continue

@@ -9,7 +9,7 @@
 N=${edge_labels:-1000}
 L=/run/labels
 mkdir -p $L
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 base=$(cut -d: -f1-2 /proc/self/attr/current)
 cg=$(memcg labels max)
 

@@ -4,7 +4,7 @@
 # policy stays; exactly 4096 rules load, 4097 are refused.
 # mem: 256M
 # plan: 23
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 write_policy() { dd if="$1" of=$TRIAGE/policy bs=1M 2>/tmp/load.err; }
 

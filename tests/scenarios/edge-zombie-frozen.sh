@@ -3,7 +3,7 @@
 # domain in a frozen cgroup is chosen and dies (SIGKILL thaws it).
 # mem: 256M
 # plan: 12
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "policy loads" load_policy "sacrifice type=batch_t rank=1000
 protect type=protected_t"
 batch_ctx=$(sed 's/:init_t:/:batch_t:/' /proc/self/attr/current)

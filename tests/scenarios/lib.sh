@@ -186,6 +186,24 @@ status_now() { sed -n 's/^status=//p' "$RESULTS/$1" 2>/dev/null || echo running;
 
 TRIAGE=/sys/kernel/security/triage
 
+# set_oom_policy ORDER: write ORDER to vm.oom_policy and read it back.  A
+# write that did not take ends the scenario at once (a failed point, and
+# exit 1: the judge reports both), so that no OOM after it is judged
+# under another chain than the scenario meant.  Not a test point when it
+# works: plans do not count it.  (Writes meant to be refused, as in
+# chain-sysctl, stay plain echos.)  OOM_POLICY: another file, for the
+# runner's self-test.
+set_oom_policy() {
+	local got f=${OOM_POLICY:-/proc/sys/vm/oom_policy}
+	echo "$1" >"$f" 2>/tmp/oom_policy.err
+	got=$(cat "$f" 2>/dev/null)
+	[ "$got" = "$1" ] && return 0
+	tap_fail "vm.oom_policy takes '$1'"
+	diag "after writing '$1' vm.oom_policy reads '$got' ($(cat /tmp/oom_policy.err 2>/dev/null))"
+	echo "set_oom_policy: vm.oom_policy is '$got', not '$1': scenario stopped" >/dev/console
+	exit 1
+}
+
 # load_policy TEXT: write TEXT to the triage policy file in one write
 load_policy() {
 	printf '%s\n' "$1" >/tmp/policy.txt

@@ -20,7 +20,7 @@ check "a policy of AppArmor profiles loads" load_policy "protect label=protected
 sacrifice label=batch_*
 adjust -800 label=web_job
 protect label=unconfined"
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 
 cg=$(memcg apparmor 96M)
 hog database @protected_job "$cg" 40

@@ -21,7 +21,7 @@ check "a policy of Smack labels loads" load_policy "protect type=BatchNightly
 protect label=Database
 sacrifice label=Batch*
 adjust -800 label=Web"
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 
 cg=$(memcg smack 96M)
 hog database @Database "$cg" 40

@@ -27,7 +27,7 @@ printf '%s\n' "mode permissive" "fallback least-protected" \
 	"protect type=protected_t" "sacrifice type=web_t" \
 	"adjust +200 type=batch_t" >$S/policy-b
 check "storm policy A loads" dd if=$S/policy-a of=$TRIAGE/policy bs=64k 2>/dev/null
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 
 cg=$(memcg storm 4M)
 gcg=$(memcg storm-global max)

@@ -2,7 +2,7 @@
 # user_t task; /proc/PID/oom_score and the ranking reflect the adjustment.
 # mem: 256M
 # plan: 6
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 cg=$(memcg adjust 64M)
 hog web web_t "$cg" 30
 hog user user_t "$cg" 20

@@ -3,7 +3,7 @@
 # classic); exec into another domain changes a task's verdict.
 # mem: 256M
 # plan: 10
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "policy with fallback least-protected loads" load_policy "fallback least-protected
 protect type=protected_t
 protect type=web_t

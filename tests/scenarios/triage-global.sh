@@ -3,7 +3,7 @@
 # although it is the largest; the runaway task dies next.
 # mem: 256M
 # plan: 6
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "policy loads" load_policy "protect type=protected_t
 protect type=init_t
 sacrifice type=batch_t"

@@ -6,7 +6,7 @@
 # The same in a global OOM.
 # mem: 256M
 # plan: 15
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "group policy loads" load_policy "protect type=protected_t
 sacrifice type=batch_t group
 adjust -100 type=web_t"

@@ -2,7 +2,7 @@
 # protects is spared there, like a task at oom_score_adj -1000.
 # mem: 256M
 # plan: 5
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "policy loads" load_policy "protect type=protected_t"
 cg=$(memcg oomgroup 80M)
 echo 1 >"$cg/memory.oom.group"

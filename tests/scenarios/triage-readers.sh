@@ -7,7 +7,7 @@
 # mem: 256M
 # plan: 14
 CAP_MAC_ADMIN=33
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "policy loads" load_policy "protect type=protected_t
 sacrifice type=batch_t"
 hash=$(sed -n 's/^policy_hash //p' $TRIAGE/stats)

@@ -3,7 +3,7 @@
 # dies first; with "oom-score-adj respect" it stays unkillable.
 # mem: 256M
 # plan: 8
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 adj_hog() { # NAME CGROUP MIB: a batch_t hog that set its own oom_score_adj to -1000
 	start "$1" batch_t "$2" sh -c "echo -1000 >/proc/self/oom_score_adj && exec tr-hog --mib $3 --ready /run/$1.ready"
 	waitfile 30000 "/run/$1.ready"

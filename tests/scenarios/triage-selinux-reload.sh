@@ -8,7 +8,7 @@
 # it in the next OOM, where the new policy sacrifices it.
 # mem: 256M
 # plan: 16
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "policy loads" load_policy "protect type=protected_t
 sacrifice type=batch_t"
 cg=$(memcg reload 80M)

@@ -3,7 +3,7 @@
 # and oom_score_adj say; /proc/PID/oom_score stays in its 0..2000 range.
 # mem: 256M
 # plan: 14
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 check "policy loads" load_policy "sacrifice type=batch_t rank=1
 sacrifice type=web_t"
 # adj_hog NAME TYPE CGROUP MIB ADJ: a hog that set its own oom_score_adj

@@ -3,7 +3,7 @@
 # log --follow is woken by the kernel as each decision is recorded.
 # mem: 256M
 # plan: 23
-echo "triage classic" >/proc/sys/vm/oom_policy
+set_oom_policy "triage classic"
 printf 'protect type=protected_t\nsacrifice type=batch_t\n' >/tmp/site.policy
 printf 'protect type=protected_tt\n' >/tmp/bad.policy
 check "check accepts a good policy against the loaded SELinux policy" triagectl check /tmp/site.policy
