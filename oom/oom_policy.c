@@ -122,7 +122,37 @@ void unregister_oom_policy(struct oom_policy *policy)
 EXPORT_SYMBOL_GPL(unregister_oom_policy);
 
 /*
- * Run one policy, and check that it kept the rules about oc->chosen.
+ * Victims a policy chose although an LSM protects them (oom_select), and
+ * which the chain therefore refused.  Read by the triage LSM's stats.
+ */
+atomic_long_t oom_protection_refusals = ATOMIC_LONG_INIT(0);
+EXPORT_SYMBOL_GPL(oom_protection_refusals);
+
+/*
+ * Whether an LSM protects the victim @oc->chosen: the verdict is enforced
+ * here, where the kill happens, whichever policy chose the victim.  Only
+ * oom_select_least_protected(), the documented fallback when every
+ * candidate is protected, may choose a protected task.
+ */
+static bool oom_policy_victim_refused(struct oom_policy *policy,
+				      struct oom_control *oc)
+{
+	struct oom_candidate c;
+
+	if (oc->protection_waived ||
+	    !oom_candidate_eval(oc->chosen, oc, oc->totalpages,
+				OOM_SELECT_KILL, &c) ||
+	    c.tier != OOM_TIER_PROTECTED)
+		return false;
+	atomic_long_inc(&oom_protection_refusals);
+	pr_warn_ratelimited("oom policy %s chose pid %d, which an LSM protects: refused\n",
+			    policy->name, task_pid_nr(oc->chosen));
+	return true;
+}
+
+/*
+ * Run one policy, and check that it kept the rules about oc->chosen and
+ * the LSMs' protection.
  */
 static enum oom_policy_result oom_policy_call(struct oom_policy *policy,
 					      struct oom_control *oc)
@@ -135,12 +165,16 @@ static enum oom_policy_result oom_policy_call(struct oom_policy *policy,
 	oc->purpose = OOM_SELECT_KILL;
 	oc->nr_protected = 0;
 	oc->ignore_protection = false;
+	oc->protection_waived = false;
 	oc->kill_group = false;
+	oc->policy_data = 0;
 
 	res = policy->select(oc);
 	switch (res) {
 	case OOM_POLICY_VICTIM:
-		if (!WARN_ON_ONCE(!oc->chosen || oc->chosen == (void *)-1UL))
+		if (WARN_ON_ONCE(!oc->chosen || oc->chosen == (void *)-1UL))
+			break;
+		if (!oom_policy_victim_refused(policy, oc))
 			return res;
 		break;
 	case OOM_POLICY_ABORT:
@@ -155,7 +189,7 @@ static enum oom_policy_result oom_policy_call(struct oom_policy *policy,
 		WARN_ONCE(1, "oom policy %s: bad result %d\n", policy->name, res);
 		break;
 	}
-	/* A broken policy: drop what it chose and pass */
+	/* A broken policy, or a protected victim: drop what it chose, pass */
 	if (oc->chosen && oc->chosen != (void *)-1UL)
 		put_task_struct(oc->chosen);
 	oc->chosen = NULL;
@@ -180,12 +214,14 @@ enum oom_policy_result oom_select_least_protected(struct oom_control *oc)
 
 	if (oc->order == -1)
 		return OOM_POLICY_PASS;
-	pr_warn("oom: every candidate protected, ignoring protection\n");
+	pr_warn_ratelimited("oom: every candidate protected, ignoring protection\n");
 	oc->ignore_protection = true;
 	res = oom_select_classic(oc);
 	oc->ignore_protection = false;
-	if (res == OOM_POLICY_VICTIM)
+	if (res == OOM_POLICY_VICTIM) {
 		oc->reason = "every candidate protected";
+		oc->protection_waived = true;
+	}
 	return res;
 }
 

@@ -7,6 +7,7 @@
 #ifndef _LINUX_OOM_POLICY_H
 #define _LINUX_OOM_POLICY_H
 
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/oom.h>
 
@@ -41,7 +42,11 @@ enum oom_policy_result {
  * @select: choose a victim for @oc, or pass.  Called with oom_lock held,
  *	from any task, with memory exhausted: it must not sleep, must not
  *	allocate memory and must finish in time linear in the number of
- *	tasks.
+ *	tasks.  A victim that an LSM protects (oom_select) is refused, and
+ *	the next policy runs, unless oom_select_least_protected() chose it.
+ *	What the policy wants to carry to its @notify and @group_member
+ *	for this OOM goes in @oc->policy_data (0 at the start of @select),
+ *	never in globals that would outlive the OOM.
  * @notify: optional; told of every victim the chain chose, whichever
  *	policy chose it, before the victim is killed.  Called with oom_lock
  *	held, for every registered policy, active or not; same rules as
@@ -64,6 +69,8 @@ struct oom_policy {
 #ifdef CONFIG_OOM_POLICY_CHAIN
 int register_oom_policy(struct oom_policy *policy);
 void unregister_oom_policy(struct oom_policy *policy);
+
+extern atomic_long_t oom_protection_refusals;
 
 /* Helpers for policies */
 enum oom_policy_result oom_select_classic(struct oom_control *oc);

@@ -6,7 +6,7 @@
 # removed again, while OOMs keep coming, with nothing left behind.
 # mem: 256M
 # timeout: 240
-# plan: 13
+# plan: 22
 P=/proc/sys/vm/oom_policy
 MOD=/lib/modules/triage/oom_fastest_grower.ko
 check "the sample policy module is in the guest" [ -f $MOD ]
@@ -57,4 +57,35 @@ check_eq "the module was removed and inserted three times under OOMs" 1 "$ok"
 check_eq "removing it took its policy out of the chain" classic "$(cat $P)"
 nap 2
 check "OOMs went on meanwhile and after" [ "$(memcg_event "$cg" oom_kill)" -gt "$((before + 3))" ]
+stop_all
+
+# The chain enforces the LSMs' verdict whichever policy chose the victim:
+# the test module's policy names a protected task, the chain refuses it,
+# says so, and the next policy (classic) decides.
+TMOD=/lib/modules/triage/test_oom_policy.ko
+check "the chain's test module loads" insmod $TMOD
+check "a triage policy protecting protected_t loads" load_policy "protect type=protected_t"
+cg=$(memcg refuse 96M)
+hog guarded protected_t "$cg" 60
+echo "$(pid_of guarded)" >/sys/module/test_oom_policy/parameters/victim_pid
+set_oom_policy "test-victim-pid classic"
+dmesg -c >/dev/null
+push plain - "$cg" 40
+check "the protected task the test policy named survived" alive guarded
+check_eq "the next policy's victim died instead" "$(pid_of plain)" "$(first_victim)"
+check "the chain logged its refusal" sh -c \
+	"dmesg | grep -q 'oom policy test-victim-pid chose pid $(pid_of guarded), which an LSM protects: refused'"
+check "stats count the refusal" [ "$(sed -n 's/^protection_refusals //p' $TRIAGE/stats)" -ge 1 ]
+stop_all
+# an unprotected task it names is its victim: the refusal is for protection only
+load_policy "mode enforce" >/dev/null
+cg=$(memcg refuse2 96M)
+hog named - "$cg" 20
+echo "$(pid_of named)" >/sys/module/test_oom_policy/parameters/victim_pid
+dmesg -c >/dev/null
+push plain2 - "$cg" 90
+check_eq "an unprotected named task is the test policy's victim" "$(pid_of named)" "$(first_victim)"
+check "the kill names the test policy" sh -c 'dmesg | grep -q "oom policy test-victim-pid: the pid the test named"'
+set_oom_policy classic
+check "the test module is removed" rmmod test_oom_policy
 stop_all
