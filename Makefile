@@ -21,12 +21,14 @@ NOCHAIN_SCENARIOS ?= nochain memcg-stock-kill
 # changes; the readers; the panics; the boot without a major LSM; an
 # exiting victim).  The others run the same kernel paths with other
 # verdicts or parse text (bad-input and the parser are fuzzed under ASan),
-# and would add minutes under KASAN; the Smack and AppArmor boots passed
-# there when they were added, and the debug kernel leaves those LSMs out
-# to keep make check short.
+# and would add minutes under KASAN.  AppArmor, Debian's default LSM, and
+# Smack boot there too (stacking-apparmor, stacking-smack: replacements,
+# relabels and reused labels under KASAN and lockdep), and so do
+# triage-sysrq and the concurrent loaders of triage-interface.
 DEBUG_SCENARIOS ?= $(filter storm chain-module chain-panic-on-oom chain-blame-parent \
 	triage-tiers triage-fallback triage-group triage-oom-group triage-readers \
 	triage-interface triage-selinux-reload triage-score-adj stacking-no-major \
+	stacking-apparmor stacking-smack triage-sysrq \
 	edge-exiting edge-fallback-panic,$(SCENARIOS))
 # booted on the test kernel: every scenario but those the debug kernel
 # boots (the same checks, there with KASAN and kmemleak watching: a second
@@ -117,17 +119,24 @@ fuzz: deps
 
 # Debian packages: triagectl and triage-selinux from debian/,
 # lintian-checked, into build/deb/ (make check builds them too, in
-# tests/deb/check)
+# tests/deb/check).  DIST=trixie: built and lintian-checked in a Debian 13
+# chroot made here (scripts/debian-env, scripts/debian-packages-trixie),
+# into build/deb/trixie/
+DIST ?= bookworm
 deb: deps
-	@scripts/build-debs
+	@DIST=$(DIST) scripts/build-debs
 
 # the kernel as a linux-image .deb with Debian's own config (linux-config-6.12)
 # plus triage, into build/deb/; LOCALMODCONFIG=lsmod-output trims it to a
 # system's modules (kernel/configs/vm.lsmod: a small QEMU VM).  Hours for
-# Debian's full config on 2 cores: see docs/deploying.md
+# Debian's full config on 2 cores: see docs/deploying.md.  DIST=trixie:
+# trixie's linux-source-6.12 and config, built in the Debian 13 chroot,
+# with Debian's debug info and BTF, into build/deb/trixie/;
+# SIGN_KEY=key.pem SIGN_CERT=cert.pem: the packaged image signed (sbsign);
+# CONFIG_ONLY=1: stop after the configuration
 kernel-deb: deps
-	@scripts/kernel-tree
-	@LOCALMODCONFIG=$(LOCALMODCONFIG) scripts/kernel-deb
+	@if [ "$(DIST)" = bookworm ]; then scripts/kernel-tree; fi
+	@DIST=$(DIST) LOCALMODCONFIG=$(LOCALMODCONFIG) scripts/kernel-deb
 
 # a Debian 12 root filesystem (mmdebstrap) with systemd, sshd, auditd, nginx,
 # SELinux and AppArmor policies, and our .debs installed by dpkg (the triage

@@ -9,6 +9,7 @@
  */
 
 #include <linux/audit.h>
+#include <linux/math64.h>
 #include <linux/oom.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -189,29 +190,43 @@ u64 triage_decisions_seq(void)
  * A decision overwritten in the ring before it was audited, or whose
  * record audit could not start, is counted in audit_drops.
  */
+static void triage_audit_lost(u64 lost)
+{
+	if (!lost)
+		return;
+	atomic_long_add(lost, &triage_counters.audit_drops);
+	/* audit's own count of lost records, and its rate-limited notice */
+	while (audit_enabled && lost--)
+		audit_log_lost("triage: OOM decision overwritten before it was audited");
+}
+
 static void triage_audit_workfn(struct work_struct *work)
 {
 	struct triage_decision d;
 	struct audit_buffer *ab;
 	char *label;
+	u64 lost;
+	u32 ns;
 
 	/* the OOM path cannot wake anybody; its worker tells the pollers */
 	wake_up_interruptible(&triage_decisions_wait);
 	for (;;) {
 		spin_lock(&triage_ring_lock);
+		lost = 0;
 		if (triage_audited_seq + TRIAGE_DECISIONS < triage_decision_seq) {
-			atomic_long_add(triage_decision_seq - TRIAGE_DECISIONS -
-					triage_audited_seq,
-					&triage_counters.audit_drops);
+			lost = triage_decision_seq - TRIAGE_DECISIONS -
+			       triage_audited_seq;
 			triage_audited_seq = triage_decision_seq -
 					     TRIAGE_DECISIONS;
 		}
 		if (triage_audited_seq == triage_decision_seq) {
 			spin_unlock(&triage_ring_lock);
+			triage_audit_lost(lost);
 			return;
 		}
 		d = triage_ring[triage_audited_seq++ % TRIAGE_DECISIONS];
 		spin_unlock(&triage_ring_lock);
+		triage_audit_lost(lost);
 
 		ab = audit_log_start(NULL, GFP_KERNEL, AUDIT_TRIAGE_DECISION);
 		if (!ab) {
@@ -220,6 +235,10 @@ static void triage_audit_workfn(struct work_struct *work)
 			continue;
 		}
 		label = triage_secid_label(d.secid);
+		/* the decision's own number and time: the record's are later */
+		audit_log_format(ab, "oom_seq=%llu oom_time=%llu.%09u ",
+				 d.seq, div_u64_rem(d.time_ns, NSEC_PER_SEC, &ns),
+				 ns);
 		audit_log_format(ab, "enforcing=%d scope=%s opid=%d ocomm=",
 				 d.mode == TRIAGE_MODE_ENFORCE,
 				 d.memcg ? "memcg" : "global", d.pid);

@@ -11,6 +11,7 @@
 
 #include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/oom_policy.h>
 #include <linux/pid_namespace.h>
 #include <linux/poll.h>
 #include <linux/security.h>
@@ -70,13 +71,15 @@ static char *triage_policy_snapshot(size_t *len)
 	const struct triage_loaded *l;
 	char *text;
 
-	rcu_read_lock();
-	l = rcu_dereference(triage_active);
+	/* the loaders' mutex, not RCU: a big policy is copied to vmalloc */
+	mutex_lock(&triage_load_mutex);
+	l = rcu_dereference_protected(triage_active,
+				      lockdep_is_held(&triage_load_mutex));
 	*len = l ? l->text_len : 0;
-	text = kvmalloc(*len + 1, GFP_ATOMIC);
+	text = kvmalloc(*len + 1, GFP_KERNEL);
 	if (text && l)
 		memcpy(text, l->text, *len);
-	rcu_read_unlock();
+	mutex_unlock(&triage_load_mutex);
 	return text;
 }
 
@@ -162,6 +165,14 @@ static ssize_t triage_mode_read(struct file *file, char __user *buf,
 	return simple_read_from_buffer(buf, count, ppos, text, len);
 }
 
+/* Anybody may read the mode; only CAP_MAC_ADMIN may open it to write */
+static int triage_mode_open(struct inode *inode, struct file *file)
+{
+	if ((file->f_mode & FMODE_WRITE) && !capable(CAP_MAC_ADMIN))
+		return -EPERM;
+	return 0;
+}
+
 static ssize_t triage_mode_write(struct file *file, const char __user *ubuf,
 				 size_t len, loff_t *ppos)
 {
@@ -186,6 +197,7 @@ static ssize_t triage_mode_write(struct file *file, const char __user *ubuf,
 }
 
 static const struct file_operations triage_mode_fops = {
+	.open		= triage_mode_open,
 	.read		= triage_mode_read,
 	.write		= triage_mode_write,
 	.llseek		= generic_file_llseek,
@@ -222,7 +234,7 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 	len += scnprintf(text + len, size - len,
 			 "oom_events %ld\nprotected_skipped %ld\nsacrificed %ld\n"
 			 "adjusted %ld\nlabel_misses %ld\nfallbacks %ld\ngroup_kills %ld\n"
-			 "audit_drops %ld\n"
+			 "audit_drops %ld\ntable_rebuilds %ld\nprotection_refusals %ld\n"
 			 "resolved_tasks %u\nunlabelled_tasks %u\n"
 			 "selection_ns_last %llu\nselection_ns_max %llu\n",
 			 atomic_long_read(&c->oom_events),
@@ -233,6 +245,8 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 			 atomic_long_read(&c->fallbacks),
 			 atomic_long_read(&c->group_kills),
 			 atomic_long_read(&c->audit_drops),
+			 atomic_long_read(&c->table_rebuilds),
+			 atomic_long_read(&oom_protection_refusals),
 			 READ_ONCE(c->resolved_tasks),
 			 READ_ONCE(c->unlabelled_tasks),
 			 READ_ONCE(c->selection_ns_last),

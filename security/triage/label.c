@@ -55,33 +55,23 @@ void triage_cred_new_serial(struct cred *cred)
 }
 
 /**
- * triage_cred_secid - the label of a set of credentials
- * @cred: the credentials, committed or still private
- *
- * Every major LSM answers for a cred without allocating or taking a
- * reference, so this may be called on the OOM path.
- *
- * Return: the secid, 0 when no LSM labels tasks.
- */
-u32 triage_cred_secid(const struct cred *cred)
-{
-	u32 secid = 0;
-
-	security_cred_getsecid(cred, &secid);
-	return secid;
-}
-
-/**
- * triage_task_secid - the label of a task's objective credentials
+ * triage_task_secid - the label of a task, as its major LSM sees it now
  * @p: the task
  *
- * Under RCU.
+ * The one place that reads a label (6.13 replaces secids with struct
+ * lsm_prop).  security_task_getsecid_obj() answers without allocating on
+ * SELinux, Smack and AppArmor; AppArmor answers with the newest version of
+ * a replaced profile, which a task otherwise takes only at its next
+ * AppArmor hook.  It may be called on the OOM path, under RCU.
  *
  * Return: the secid, 0 when no LSM labels tasks.
  */
 u32 triage_task_secid(struct task_struct *p)
 {
-	return triage_cred_secid(rcu_dereference(p->real_cred));
+	u32 secid = 0;
+
+	security_task_getsecid_obj(p, &secid);
+	return secid;
 }
 
 static u64 triage_slot(u32 secid, int rule)
@@ -192,9 +182,11 @@ char *triage_secid_label(u32 secid)
  * @prev: the table of the policy in force, or %NULL
  * @errp: set to 0 or -ENOMEM
  *
- * The rule of every label that a task carries now, and of every label of
- * @prev (labels seen earlier, which tasks may take again), matched against
- * @l.  Process context; the caller holds triage_load_mutex.
+ * The rule of every label that a task carries now, matched against @l.
+ * Labels of @prev that no task carries any more are left out: a number
+ * the major LSM freed may come back as another label (AppArmor reuses
+ * them), and a label a task takes later is learnt then.  @prev only sizes
+ * the new table.  Process context; the caller holds triage_load_mutex.
  *
  * Return: the new table, or %NULL on failure.
  */
@@ -232,15 +224,6 @@ struct triage_table *triage_table_build(const struct triage_loaded *l,
 		}
 	}
 	rcu_read_unlock();
-	for (i = 0; prev && i <= prev->mask; i++) {
-		u32 secid = (u32)prev->slots[i];
-
-		if (prev->slots[i] && n < cap &&
-		    triage_table_lookup(table, secid) == TRIAGE_RULE_MISS) {
-			triage_table_insert(table, secid, TRIAGE_RULE_NONE);
-			secids[n++] = secid;
-		}
-	}
 	for (i = 0; i < n && !err; i++) {
 		triage_table_insert(table, secids[i],
 				    triage_match_secid(l, secids[i], &err));
@@ -415,29 +398,45 @@ void triage_learn_labels(void)
  */
 int triage_rule_of(const struct triage_loaded *l, struct task_struct *p)
 {
-	return triage_rule_of_cred(l, rcu_dereference(l->table),
-				   rcu_dereference(p->real_cred));
+	return triage_rule_of_secid(l, rcu_dereference(l->table),
+				    triage_task_secid(p));
 }
 
 /**
- * triage_rule_of_cred - the rule of a policy that matches a label
+ * triage_rule_of_secid - the rule of a policy that matches a label
  * @l: the policy
  * @t: @l's table
- * @cred: credentials carrying the label
+ * @secid: the label
  *
  * Allocation-free, under RCU.
  *
  * Return: the rule's index, %TRIAGE_RULE_NONE when no rule matches, or
  * %TRIAGE_RULE_MISS when the label was never matched.
  */
-int triage_rule_of_cred(const struct triage_loaded *l,
-			const struct triage_table *t, const struct cred *cred)
+int triage_rule_of_secid(const struct triage_loaded *l,
+			 const struct triage_table *t, u32 secid)
 {
-	int rule = triage_table_lookup(t, triage_cred_secid(cred));
+	int rule = triage_table_lookup(t, secid);
 
 	if (unlikely(rule >= (int)l->policy->nr_rules))
 		return TRIAGE_RULE_MISS;	/* cannot happen: a bad slot */
 	return rule;
+}
+
+/* Whether @a and @b give every label the same rule */
+static bool triage_table_same(const struct triage_table *a,
+			      const struct triage_table *b)
+{
+	unsigned int i;
+
+	if (a->used != b->used)
+		return false;
+	for (i = 0; i <= a->mask; i++)
+		if (a->slots[i] &&
+		    triage_table_lookup(b, (u32)a->slots[i]) !=
+		    triage_slot_rule(a->slots[i]))
+			return false;
+	return true;
 }
 
 /**
@@ -463,6 +462,12 @@ void triage_rebuild_table(void)
 	table = triage_table_build(l, old, &err);
 	if (!table) {
 		pr_warn("cannot follow the LSM policy change: %d\n", err);
+		goto out;
+	}
+	atomic_long_inc(&triage_counters.table_rebuilds);
+	/* setenforce, a boolean: the verdicts OOMs remembered still hold */
+	if (triage_table_same(table, old)) {
+		kvfree(table);
 		goto out;
 	}
 	rcu_assign_pointer(l->table, table);

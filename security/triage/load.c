@@ -231,8 +231,10 @@ int triage_load_policy(const char *text, size_t len)
 	mutex_unlock(&oom_lock);
 	if (triage_has_rules(old) && !triage_has_rules(l))
 		security_oom_select_disable();
-	mutex_unlock(&triage_load_mutex);
-
+	/*
+	 * Still under the mutex: once it is dropped, the next load may
+	 * replace @l and free it after a grace period.
+	 */
 	triage_set_error("%s", "");
 	pr_info("policy %u loaded: %u rules, %s, hash %016llx\n",
 		l->generation, policy->nr_rules,
@@ -240,6 +242,8 @@ int triage_load_policy(const char *text, size_t len)
 	triage_audit_load(l, old_hash, NULL);
 	if (old_mode != policy->mode)
 		triage_audit_status(policy->mode, old_mode);
+	mutex_unlock(&triage_load_mutex);
+
 	/* labels that appeared while the table was built */
 	triage_learn_labels();
 

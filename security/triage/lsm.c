@@ -16,7 +16,9 @@
 #include <linux/cred.h>
 #include <linux/lsm_hooks.h>
 #include <linux/oom_policy.h>
+#include <linux/sched/signal.h>
 #include <linux/security.h>
+#include <linux/task_work.h>
 #include <uapi/linux/lsm.h>
 
 #include "triage.h"
@@ -25,29 +27,71 @@ struct triage_loaded __rcu *triage_active;
 struct triage_counters triage_counters;
 
 /*
- * Exec: the new credentials are still private; their label is matched
- * before they are installed, lock-free unless the label is new.
+ * Learn the label current carries now.  Runs from current's task work, on
+ * its way back to user space: after the system call that prepared new
+ * credentials has installed them, in process context, before the task runs
+ * another instruction of its own.
  */
-static void triage_bprm_committing_creds(const struct linux_binprm *bprm)
+static void triage_learn_current(struct callback_head *work)
+{
+	struct triage_task *tt = container_of(work, struct triage_task,
+					      learn_work);
+
+	WRITE_ONCE(tt->learn_queued, false);
+	/* a dying task's label decides nothing: let it exit at once */
+	if ((current->flags & PF_EXITING) || fatal_signal_pending(current))
+		return;
+	triage_learn_secid(triage_task_secid(current));
+}
+
+/* Whether a policy that can give a verdict is in force */
+static bool triage_policy_has_rules(void)
+{
+	bool rules;
+
+	rcu_read_lock();
+	rules = triage_has_rules(rcu_dereference(triage_active));
+	rcu_read_unlock();
+	return rules;
+}
+
+/*
+ * Exec: the new credentials are installed; their label is matched before
+ * execve() returns, lock-free unless the label is new.
+ */
+static void triage_bprm_committed_creds(const struct linux_binprm *bprm)
 {
 	if (rcu_access_pointer(triage_active))
-		triage_learn_secid(triage_cred_secid(bprm->cred));
+		triage_learn_secid(triage_task_secid(current));
 }
 
 /*
  * New credentials: numbered, so that no verdict remembered for the old ones
- * applies to them.  Their label is new only after a relabel without exec
- * (a fork's copy of such a task's credentials, or AppArmor's newest label
- * of a replaced profile); learning may sleep, so it is learnt from a work
- * item.  Fork has no hook of its own: a thread shares its parent's
- * credentials, a process gets a copy prepared here.
+ * applies to them.  prepare_creds() copies current's credentials, and the
+ * caller may then change their label (an SELinux dynamic transition, a
+ * write to Smack's attr/current, AppArmor's change_hat, change_profile or
+ * its move to a replaced profile) before installing them; no hook runs
+ * after that.  So the label is learnt from task work, which runs when
+ * current returns to user space, after the change: a task that relabels
+ * itself does not get back from that system call before the policy in
+ * force knows its new label.
+ *
+ * The label of @new is not read here: when triage comes before the major
+ * LSM in the LSM list, that LSM has not filled in its part of @new yet.
  */
 static int triage_cred_prepare(struct cred *new, const struct cred *old,
 			       gfp_t gfp)
 {
+	struct triage_task *tt = triage_task(current);
+
 	triage_cred_new_serial(new);
-	if (triage_label_missing(triage_cred_secid(new)))
-		triage_learn_later();
+	if ((current->flags & PF_KTHREAD) || READ_ONCE(tt->learn_queued) ||
+	    !triage_policy_has_rules())
+		return 0;
+	init_task_work(&tt->learn_work, triage_learn_current);
+	WRITE_ONCE(tt->learn_queued, true);
+	if (task_work_add(current, &tt->learn_work, TWA_RESUME))
+		WRITE_ONCE(tt->learn_queued, false);	/* exiting */
 	return 0;
 }
 
@@ -79,7 +123,7 @@ static const struct lsm_id triage_lsmid = {
 static struct security_hook_list triage_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(cred_prepare, triage_cred_prepare),
 	LSM_HOOK_INIT(cred_transfer, triage_cred_transfer),
-	LSM_HOOK_INIT(bprm_committing_creds, triage_bprm_committing_creds),
+	LSM_HOOK_INIT(bprm_committed_creds, triage_bprm_committed_creds),
 	LSM_HOOK_INIT(oom_select, triage_oom_select),
 };
 

@@ -30,18 +30,44 @@
 #define TRIAGE_FALLBACK_PANIC_MESSAGE \
 	"oom policy triage: every OOM candidate is protected (fallback panic)"
 
-/* Between the triage OOM policy's select and notify, under oom_lock */
-static enum triage_outcome triage_pending_outcome;
-static int triage_group_rule = TRIAGE_RULE_NONE;
+/*
+ * What the triage OOM policy's select tells its notify and group_member,
+ * in the OOM's own oom_control (policy_data): the outcome in the low
+ * byte, the group rule + 1 above it.
+ */
+#define TRIAGE_DATA_OUTCOME	GENMASK(7, 0)
+#define TRIAGE_DATA_GROUP_SHIFT	8
+
+static void triage_oc_set(struct oom_control *oc, enum triage_outcome outcome,
+			  int group_rule)
+{
+	oc->policy_data = outcome |
+		(unsigned long)(group_rule + 1) << TRIAGE_DATA_GROUP_SHIFT;
+}
+
+static int triage_oc_group_rule(const struct oom_control *oc)
+{
+	if (oc->policy != &triage_oom_policy)
+		return TRIAGE_RULE_NONE;
+	return (int)(oc->policy_data >> TRIAGE_DATA_GROUP_SHIFT) - 1;
+}
+
+/* What became of the victim: another policy's victim is plainly killed */
+static enum triage_outcome triage_oc_outcome(const struct oom_control *oc)
+{
+	if (oc->policy != &triage_oom_policy)
+		return TRIAGE_OUTCOME_KILLED;
+	return oc->policy_data & TRIAGE_DATA_OUTCOME;
+}
 
 /* Look the label up, and remember its verdict for the next OOM */
 static noinline void triage_oom_lookup(const struct triage_loaded *l,
 				       const struct triage_table *t,
-				       const struct cred *cred, u64 serial,
+				       u32 secid, u64 serial,
 				       struct triage_task *tt,
 				       struct oom_select_verdict *verdict)
 {
-	int rule = triage_rule_of_cred(l, t, cred);
+	int rule = triage_rule_of_secid(l, t, secid);
 
 	if (unlikely(rule == TRIAGE_RULE_MISS)) {
 		/* counted where an OOM decides; learnt for the next one */
@@ -54,6 +80,7 @@ static noinline void triage_oom_lookup(const struct triage_loaded *l,
 	/* the initial credentials have no serial: looked up every time */
 	if (serial) {
 		tt->cred_serial = serial;
+		tt->secid = secid;
 		tt->table_gen = t->gen;
 		tt->verdict = *verdict;
 	}
@@ -61,26 +88,28 @@ static noinline void triage_oom_lookup(const struct triage_loaded *l,
 
 /*
  * The verdict on an OOM candidate, as the OOM selection remembered it for
- * the task: handed out with no label lookup while the task keeps its
- * credentials and the policy its table.  Under oom_lock (the only writer
- * and reader of what is remembered) and RCU.
+ * the task: handed out with no table lookup while the task keeps its
+ * credentials and label and the policy its table (AppArmor moves a task
+ * to a replaced profile's new label without new credentials).  Under
+ * oom_lock (the only writer and reader of what is remembered) and RCU.
  */
 static __always_inline void
 triage_oom_verdict(const struct triage_loaded *l, struct task_struct *p,
 		   struct oom_select_verdict *verdict)
 {
 	const struct triage_table *t = rcu_dereference(l->table);
-	const struct cred *cred = rcu_dereference(p->real_cred);
-	u64 serial = triage_cred(cred)->serial;
+	u64 serial = triage_cred(rcu_dereference(p->real_cred))->serial;
 	struct triage_task *tt = triage_task(p);
+	u32 secid = triage_task_secid(p);
 
 	lockdep_assert_held(&oom_lock);
-	if (likely(tt->table_gen == t->gen && tt->cred_serial == serial)) {
+	if (likely(tt->table_gen == t->gen && tt->cred_serial == serial &&
+		   tt->secid == secid)) {
 		*verdict = tt->verdict;
 		return;
 	}
 	/* out of line: the selection's path keeps few registers */
-	triage_oom_lookup(l, t, cred, serial, tt, verdict);
+	triage_oom_lookup(l, t, secid, serial, tt, verdict);
 }
 
 /**
@@ -167,8 +196,7 @@ static enum oom_policy_result triage_oom_policy_select(struct oom_control *oc)
 	if (!l)
 		return OOM_POLICY_PASS;
 	start = ktime_get_ns();
-	triage_pending_outcome = TRIAGE_OUTCOME_KILLED;
-	triage_group_rule = TRIAGE_RULE_NONE;
+	triage_oc_set(oc, TRIAGE_OUTCOME_KILLED, TRIAGE_RULE_NONE);
 
 	if (READ_ONCE(triage_mode) == TRIAGE_MODE_PERMISSIVE) {
 		triage_oom_trial(l, oc);
@@ -184,10 +212,10 @@ static enum oom_policy_result triage_oom_policy_select(struct oom_control *oc)
 			oom_policy_panic(oc, TRIAGE_FALLBACK_PANIC_MESSAGE);
 		/* not a system-wide OOM, or not panic: the least protected */
 		res = oom_select_least_protected(oc);
-		triage_pending_outcome =
-			l->policy->fallback == TRIAGE_FALLBACK_CLASSIC ?
-			TRIAGE_OUTCOME_FALLBACK_CLASSIC :
-			TRIAGE_OUTCOME_FALLBACK_LEAST_PROTECTED;
+		triage_oc_set(oc, l->policy->fallback == TRIAGE_FALLBACK_CLASSIC ?
+			      TRIAGE_OUTCOME_FALLBACK_CLASSIC :
+			      TRIAGE_OUTCOME_FALLBACK_LEAST_PROTECTED,
+			      TRIAGE_RULE_NONE);
 		oc->reason = "every candidate protected, fallback least-protected";
 		goto out;
 	}
@@ -204,7 +232,7 @@ static enum oom_policy_result triage_oom_policy_select(struct oom_control *oc)
 	r = &l->policy->rules[rule];
 	if (r->verdict == TRIAGE_VERDICT_SACRIFICE && r->group &&
 	    oc->chosen_tier == OOM_TIER_SACRIFICE) {
-		triage_group_rule = rule;
+		triage_oc_set(oc, TRIAGE_OUTCOME_KILLED, rule);
 		oc->kill_group = true;
 	}
 out:
@@ -220,14 +248,14 @@ static bool triage_oom_group_member(const struct oom_control *oc,
 				    struct task_struct *p)
 {
 	const struct triage_loaded *l = triage_oom_policy_locked();
-	int rule;
+	int group_rule = triage_oc_group_rule(oc), rule;
 
-	if (!l || triage_group_rule < 0 || !thread_group_leader(p))
+	if (!l || group_rule < 0 || !thread_group_leader(p))
 		return false;
 	rcu_read_lock();
 	rule = triage_rule_of(l, p);
 	rcu_read_unlock();
-	if (rule != triage_group_rule)
+	if (rule != group_rule)
 		return false;
 	atomic_long_inc(&triage_counters.group_kills);
 	triage_record(l, oc, p, 0, TRIAGE_OUTCOME_GROUP_KILLED);
@@ -238,11 +266,10 @@ static bool triage_oom_group_member(const struct oom_control *oc,
 static void triage_oom_policy_notify(const struct oom_control *oc)
 {
 	const struct triage_loaded *l = triage_oom_policy_locked();
-	enum triage_outcome outcome = triage_pending_outcome;
+	enum triage_outcome outcome = triage_oc_outcome(oc);
 
 	if (!l)
 		return;
-	triage_pending_outcome = TRIAGE_OUTCOME_KILLED;
 	atomic_long_inc(&triage_counters.oom_events);
 	triage_record(l, oc, oc->chosen, oc->chosen_points, outcome);
 }

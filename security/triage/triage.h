@@ -60,19 +60,28 @@ struct triage_cred {
 };
 
 /**
- * struct triage_task - what the OOM selection found for a task
+ * struct triage_task - what triage keeps for a task
  * @cred_serial: serial of the credentials whose label @verdict is for
+ * @secid: the label @verdict is for
  * @table_gen: generation of the table the label was matched in
  * @verdict: the verdict of the matching rule, zeroed when none matches
+ * @learn_work: learns the task's label on its way back to user space,
+ *	after it prepared new credentials (lsm.c)
+ * @learn_queued: @learn_work is queued; only the task itself sets and
+ *	clears it
  *
- * Read and written only under oom_lock, by the OOM selection: the next
- * OOM hands out a task's verdict with no label lookup while the task
- * keeps its credentials and the policy in force keeps its table.
+ * @cred_serial, @table_gen and @verdict are read and written only under
+ * oom_lock, by the OOM selection: the next OOM hands out a task's verdict
+ * with no label lookup while the task keeps its credentials and the policy
+ * in force keeps its table.
  */
 struct triage_task {
 	u64 cred_serial;
+	u32 secid;
 	u32 table_gen;
 	struct oom_select_verdict verdict;
+	struct callback_head learn_work;
+	bool learn_queued;
 };
 
 extern struct lsm_blob_sizes triage_blob_sizes;
@@ -166,6 +175,8 @@ struct triage_decision {
  *	decisions before the ring overwrote them, or audit refused
  * @fallbacks: OOMs in which every candidate was protected
  * @group_kills: tasks killed along with a victim of a group rule
+ * @table_rebuilds: labels matched again because the major LSM changed its
+ *	policy (LSM_POLICY_CHANGE: SELinux, and AppArmor with this series)
  * @unlabelled_tasks: tasks without a label at the last full resolution;
  *	all of them means no major LSM labels tasks
  * @resolved_tasks: tasks seen at the last full resolution
@@ -181,6 +192,7 @@ struct triage_counters {
 	atomic_long_t fallbacks;
 	atomic_long_t group_kills;
 	atomic_long_t audit_drops;
+	atomic_long_t table_rebuilds;
 	unsigned int unlabelled_tasks;
 	unsigned int resolved_tasks;
 	u64 selection_ns_last;
@@ -208,7 +220,6 @@ static inline bool triage_has_rules(const struct triage_loaded *l)
 }
 
 /* label.c */
-u32 triage_cred_secid(const struct cred *cred);
 u32 triage_task_secid(struct task_struct *p);
 struct triage_table *triage_table_build(const struct triage_loaded *l,
 					const struct triage_table *prev,
@@ -219,8 +230,8 @@ void triage_learn_later(void);
 bool triage_label_missing(u32 secid);
 void triage_cred_new_serial(struct cred *cred);
 int triage_rule_of(const struct triage_loaded *l, struct task_struct *p);
-int triage_rule_of_cred(const struct triage_loaded *l,
-			const struct triage_table *t, const struct cred *cred);
+int triage_rule_of_secid(const struct triage_loaded *l,
+			 const struct triage_table *t, u32 secid);
 void triage_rebuild_table(void);
 
 /* audit.c */

@@ -77,6 +77,40 @@ static pid_t start_sharer(struct sharer *s)
 	return pid;
 }
 
+/*
+ * Relabel ourselves without exec, the major LSM's own way: SELinux setcon
+ * (attr/current), Smack (attr/smack/current), AppArmor change_profile
+ * ("changeprofile NAME" to attr/apparmor/current).  The label is in force
+ * when the write returns.
+ */
+static void relabel(const char *label)
+{
+	char lsm[256] = "", text[300];
+	const char *attr;
+	ssize_t n;
+	int fd;
+
+	fd = open("/sys/kernel/security/lsm", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, lsm, sizeof(lsm) - 1);
+		lsm[n > 0 ? n : 0] = '\0';
+		close(fd);
+	}
+	if (strstr(lsm, "apparmor")) {
+		attr = "/proc/self/attr/apparmor/current";
+		snprintf(text, sizeof(text), "changeprofile %s", label);
+	} else {
+		attr = strstr(lsm, "smack") ? "/proc/self/attr/smack/current" :
+					      "/proc/self/attr/current";
+		snprintf(text, sizeof(text), "%s", label);
+	}
+	fd = open(attr, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		tr_die(1, "cannot relabel to %s through %s: %s", label, attr,
+		       strerror(errno));
+	close(fd);
+}
+
 static void usage(void)
 {
 	printf("Usage: tr-hog --mib N [--ready FILE] [--hold | --exit]\n"
@@ -97,6 +131,9 @@ static void usage(void)
 	       "  --mm-sharer LABEL  first clone a process sharing our memory\n"
 	       "                 (CLONE_VM) that relabels itself to LABEL\n"
 	       "  --sharer-pid FILE  write that process's pid to FILE\n"
+	       "  --relabel LABEL  first change our own label to LABEL without\n"
+	       "                 exec (SELinux setcon, Smack attr/current,\n"
+	       "                 AppArmor change_profile)\n"
 	       "  --help         this text\n"
 	       "Exit: 0 with --exit, 1 on error, 2 on bad usage.\n");
 }
@@ -113,12 +150,13 @@ int main(int argc, char **argv)
 		{ "forever", no_argument, NULL, 'f' },
 		{ "mm-sharer", required_argument, NULL, 'S' },
 		{ "sharer-pid", required_argument, NULL, 'P' },
+		{ "relabel", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tr_hog h = { 0 };
 	struct sharer sharer = { 0 };
-	const char *sharer_pidfile = NULL;
+	const char *sharer_pidfile = NULL, *relabel_to = NULL;
 	int have_mib = 0, hold = 0, c;
 	char text[32];
 
@@ -155,6 +193,9 @@ int main(int argc, char **argv)
 		case 'P':
 			sharer_pidfile = optarg;
 			break;
+		case 'L':
+			relabel_to = optarg;
+			break;
 		case 'h':
 			usage();
 			return 0;
@@ -174,6 +215,8 @@ int main(int argc, char **argv)
 		tr_usage_error("--mib must be at least 1 without --forever");
 	if (sharer_pidfile && !sharer.label)
 		tr_usage_error("--sharer-pid needs --mm-sharer");
+	if (relabel_to)
+		relabel(relabel_to);
 	if (sharer.label) {
 		snprintf(text, sizeof(text), "%d\n", (int)start_sharer(&sharer));
 		if (sharer_pidfile && tr_write_file(sharer_pidfile, text))

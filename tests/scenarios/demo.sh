@@ -27,7 +27,7 @@ run_round() {
 	nap 0.3
 	say ""
 	say "The kernel's account:"
-	dmesg | grep -E "invoked oom-killer|Killed process|oom-kill:|type=1423" | sed 's/^\[[ 0-9.]*\] //' |
+	dmesg | grep -E "invoked oom-killer|Killed process|oom-kill:|type=1427" | sed 's/^\[[ 0-9.]*\] //' |
 		while IFS= read -r l; do say "  $l"; done
 	say ""
 	say "Outcome:"

@@ -234,3 +234,54 @@ domain_of() {
 first_victim() {
 	dmesg | sed -n 's/.*Killed process \([0-9]*\) .*/\1/p' | head -n 1
 }
+
+# oom_score_of NAME: NAME's /proc/PID/oom_score, which looks its label up
+# without learning it (ranking would learn every label first)
+oom_score_of() { cat "/proc/$(pid_of "$1")/oom_score" 2>/dev/null; }
+
+# relabel_then_oom CGROUP LABEL ORDINARY: a task of 60 MiB in the caller's
+# label changes its own label to LABEL (protected by the policy in force,
+# carried by no task before) without exec; at once its oom_score says so,
+# and the OOM an ordinary 40 MiB pusher in ORDINARY (a start() label)
+# brings kills the pusher, not the larger relabelled task.  4 points.
+relabel_then_oom() {
+	local cg=$1 label=$2 ordinary=$3
+	start moved - "$cg" tr-hog --mib 60 --relabel "$label" --ready /run/moved.ready
+	waitfile 30000 /run/moved.ready || diag "moved never became ready"
+	check_eq "oom_score of a task that relabelled itself without exec: 0 (protected) at once" \
+		0 "$(oom_score_of moved)"
+	dmesg -c >/dev/null
+	push pusher-moved "$ordinary" "$cg" 40
+	check_eq "the next OOM kills the ordinary pusher" "$(pid_of pusher-moved)" "$(first_victim)"
+	check "the larger task it relabelled to a protected label survived" alive moved
+	check_eq "no candidate's label was missing from the table" 0 \
+		"$(sed -n 's/^label_misses //p' $TRIAGE/stats)"
+	stop_all
+}
+
+# lsm_order_oom LSMS POLICY PROTECTED SACRIFICED ORDINARY RELABEL: a boot
+# whose LSM list (lsm= in its header) is LSMS, triage before the major
+# LSM: it came up (no oops at the first fork), and a triage POLICY decides
+# an OOM among a large PROTECTED task, a small SACRIFICED one and an
+# ORDINARY pusher (start() labels), then a relabel without exec to
+# RELABEL, a label POLICY protects that no task carried before
+# (relabel_then_oom).  11 points.
+lsm_order_oom() {
+	local cg
+	check_eq "the LSMs of this boot, triage before the major LSM" "$1" \
+		"$(cat /sys/kernel/security/lsm)"
+	check "a triage policy loads" load_policy "$2"
+	set_oom_policy "triage classic"
+	cg=$(memcg order 96M)
+	hog database "$3" "$cg" 40
+	hog batch "$4" "$cg" 8
+	check "forks and execs in labels worked" [ -n "$(pid_of database)" -a -n "$(pid_of batch)" ]
+	check_eq "ranking: the sacrificed task first" "$(pid_of batch)" "$(ranked_first)"
+	dmesg -c >/dev/null
+	push pusher "$5" "$cg" 56
+	check_eq "the small sacrificed task was the first OOM victim" "$(pid_of batch)" "$(first_victim)"
+	check "the large protected task survived" alive database
+	check_eq "stats: no task unlabelled" 0 "$(sed -n 's/^unlabelled_tasks //p' $TRIAGE/stats)"
+	stop_all
+	relabel_then_oom "$(memcg order-relabel 96M)" "$6" "$5"
+}

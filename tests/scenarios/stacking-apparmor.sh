@@ -9,7 +9,7 @@
 # survive a replacement of the profiles, which AppArmor announces to no one.
 # append: lsm=capability,apparmor,triage
 # mem: 256M
-# plan: 24
+# plan: 38
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
 	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $8, $6, $7}' $TRIAGE/ranking
@@ -50,6 +50,40 @@ check_eq "decisions: the victim's profile, verdict and rule" \
 check_eq "stats: no task unlabelled" 0 "$(stat_of unlabelled_tasks)"
 check_eq "stats: no label look-up missed" 0 "$(stat_of label_misses)"
 
+# A label born after another died must not inherit its verdict: AppArmor
+# used to hand a freed secid to the next new label.  doomed_job's label is
+# matched (a task ran under it), the profile is removed, and fresh_job is
+# loaded: on a kernel that reuses the number and keeps the dead label's
+# rule, the protected fresh_job task is sacrificed.
+stop_all
+rebuilds=$(stat_of table_rebuilds)
+check "a policy sacrificing doomed_job, protecting fresh_job loads" load_policy "sacrifice label=doomed_job*
+protect label=fresh_job*
+protect label=protected_job*"
+hog doomed @doomed_job "$(memcg apparmor-doomed 64M)" 4
+check_eq "ranking: doomed_job is sacrificed" "doomed_job sacrifice 1" "$(ranked doomed)"
+stop_all
+check "the doomed_job profile is removed" sh -c \
+	'printf doomed_job >/sys/kernel/security/apparmor/.remove'
+nap 1
+check "the fresh_job profile is loaded" sh -c \
+	'dd if=/etc/apparmor/triage-test-fresh.bin of=/sys/kernel/security/apparmor/.load bs=8M 2>/dev/null'
+check "stats: triage matched the labels again after each AppArmor load" \
+	[ "$(stat_of table_rebuilds)" -ge $((rebuilds + 2)) ]
+cg=$(memcg apparmor-fresh 96M)
+hog fresh @fresh_job "$cg" 60
+check_eq "oom_score of the fresh_job task: 0 (protected)" 0 "$(oom_score_of fresh)"
+diag "fresh_job in the ranking (label, verdict, rule): $(ranked fresh)"
+dmesg -c >/dev/null
+push pusher-fresh @web_job "$cg" 40
+check_eq "the OOM kills the ordinary pusher" "$(pid_of pusher-fresh)" "$(first_victim)"
+check "the fresh_job task (protected, largest) survived" alive fresh
+stop_all
+check "the first policy loads again" load_policy "protect label=protected_job
+sacrifice label=batch_*
+adjust -800 label=web_job
+protect label=unconfined"
+
 # Replacing the profiles gives the tasks new labels (new secids) under
 # the same names, and AppArmor tells no other LSM.  A verdict cached in a
 # task's credentials was matched on the name, so it holds; a task started
@@ -79,3 +113,9 @@ check_eq "the next OOM kills that batch job" "$(pid_of batch2)" "$(first_victim)
 check "the database survived" alive database2
 check_eq "stats: still no label look-up missed" 0 "$(stat_of label_misses)"
 stop_all
+stop_all
+
+# a relabel without exec (change_profile) into a protected profile
+check "a policy protecting moved_job loads" load_policy "protect label=moved_job*
+protect label=unconfined"
+relabel_then_oom "$(memcg apparmor-relabel 96M)" moved_job @web_job

@@ -10,7 +10,7 @@
 # shares the sacrificed victim's mm is not killed with it.
 # append: lsm=capability,smack,triage
 # mem: 256M
-# plan: 26
+# plan: 31
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
 	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $8, $6, $7}' $TRIAGE/ranking
@@ -96,3 +96,8 @@ check "the kernel says it spared the protected mm-sharer" sh -c \
 	"dmesg | grep -q 'shares its mm with protected $sharer '"
 kill -9 "$sharer" 2>/dev/null
 stop_all
+
+# a relabel without exec (attr/smack/current) into a protected label that
+# no task carried before
+check "a policy protecting Fresh* loads" load_policy "protect label=Fresh*"
+relabel_then_oom "$(memcg smack-relabel 96M)" FreshDatabase @Web

@@ -5,7 +5,7 @@
 # refuse first), for uid 1000 and for root without CAP_MAC_ADMIN; a task
 # that names itself with tabs and newlines is one escaped row.
 # mem: 256M
-# plan: 14
+# plan: 15
 CAP_MAC_ADMIN=33
 set_oom_policy "triage classic"
 check "policy loads" load_policy "protect type=protected_t
@@ -30,6 +30,11 @@ check "a policy fd root opened, written after dropping CAP_MAC_ADMIN, is refused
 check_eq "the policy and the mode in force are unchanged" "$hash enforce" \
 	"$(sed -n 's/^policy_hash //p' $TRIAGE/stats) $(cat $TRIAGE/mode)"
 check_eq "mode stays readable by anybody" enforce "$(tr-asuser 1000 cat $TRIAGE/mode)"
+# the capability is checked when mode is opened for writing, not only at
+# the write: such a descriptor is never handed out
+tr-asuser --drop-cap $CAP_MAC_ADMIN sh -c "exec 3>$TRIAGE/mode" 2>/tmp/modeopen.err
+check "root without CAP_MAC_ADMIN cannot open mode for writing (EPERM at open)" \
+	grep -q "Operation not permitted" /tmp/modeopen.err
 
 # a batch_t task names itself so that a naive reader would see a row for pid 999
 cg=$(memcg forge 64M)

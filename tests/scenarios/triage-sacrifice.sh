@@ -32,6 +32,6 @@ check_eq "decisions records it as killed in a memcg" "killed memcg" \
 	"$(decision_for batch outcome) $(decision_for batch scope)"
 check_eq "stats counts the sacrifice" 1 "$(sed -n 's/^sacrificed //p' $TRIAGE/stats)"
 nap 0.5
-check "an AUDIT_TRIAGE_DECISION (1423) record names the victim" sh -c \
-	"dmesg | grep 'type=1423' | grep -q 'enforcing=1 scope=memcg opid=$(pid_of batch) ocomm=\"tr-hog\" obj=.*verdict=sacrifice.*outcome=killed'"
+check "an AUDIT_TRIAGE_DECISION (1427) record names the victim" sh -c \
+	"dmesg | grep 'type=1427' | grep -q 'enforcing=1 scope=memcg opid=$(pid_of batch) ocomm=\"tr-hog\" obj=.*verdict=sacrifice.*outcome=killed'"
 stop_all
