@@ -18,7 +18,6 @@ static const char *const tc_field_word[] = {
 	"user", "role", "type", "range", "label",
 };
 
-static __attribute__((format(printf, 5, 6)))
 void tc_diag(struct tc_check *res, unsigned int line, unsigned int column,
 	     enum tc_severity sev, const char *fmt, ...)
 {

@@ -219,6 +219,10 @@ void tc_check_print(FILE *f, const char *file, const struct tc_check *res,
 /* the check's JSON keys, "file":...,"diagnostics":[...], a comma first */
 void tc_check_json(FILE *f, const char *file, const char *selinux,
 		   const struct tc_check *res, bool comma);
+/* a diagnostic at LINE:COLUMN (0:0: none), as check prints them */
+void tc_diag(struct tc_check *res, unsigned int line, unsigned int column,
+	     enum tc_severity sev, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /* a diagnostic without a position (notes about the check itself) */
 void tc_check_add(struct tc_check *res, enum tc_severity sev,
 		  const char *msg);
