@@ -1578,7 +1578,8 @@ static bool man_documents(const char *man, const char *name)
 static void test_cli_consistency(void **state)
 {
 	static const char *const with_value[] = {
-		"--root", "--selinux-policy", "--proc",
+		"--root", "--selinux-policy", "--proc", "--cgroup-parent",
+		"--junit", "--evidence",
 	};
 	struct fake *f = *state;
 	struct optset man = { 0 }, helped = { 0 }, common = { 0 };
@@ -1650,7 +1651,7 @@ static void test_cli_consistency(void **state)
 			run_free(&r);
 		}
 	}
-	assert_int_equal(ncmds, 11);
+	assert_int_equal(ncmds, 12);
 	assert_int_equal(ncmds, nlisted);
 	/* the man page and the help texts name the same options */
 	optset_equal(&man, &helped, "triagectl(8) against --help");

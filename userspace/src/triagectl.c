@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "conform.h"
 #include "triagectl.h"
 
 struct tc_command {
@@ -54,6 +55,14 @@ static const struct tc_command tc_commands[] = {
 	{ "test", tc_cmd_test, "test SCENARIO|- [--json]",
 	  "Check the expectations in SCENARIO against the kernel's current\n"
 	  "ranking of live processes, without an OOM.  TAP output.\n" },
+	{ "conform", tc_cmd_conform,
+	  "conform SPEC|- [--cgroup-parent DIR] [--junit FILE] [--evidence DIR]",
+	  "Live conformance: for each expectation of SPEC (docs/conform.md),\n"
+	  "start probes in the named labels in a fresh memory cgroup, make an\n"
+	  "OOM there and judge the kernel's evidence.  TAP output; --junit FILE\n"
+	  "writes JUnit XML, --evidence DIR keeps the spec, the policy, the\n"
+	  "kernel and each run's decisions and kill lines.  Exit status (as\n"
+	  "sechecker): 0 all passed, 1 some failed, 2 bad spec, 3 could not run.\n" },
 	{ "help", tc_cmd_help, "help [COMMAND]",
 	  "The list of commands, or the help of one (as triagectl COMMAND --help).\n" },
 	{ "version", tc_cmd_version, "version [--json]",
@@ -267,6 +276,9 @@ int tc_main(struct tc_ctx *ctx, int argc, char **argv)
 			ctx->json = true;
 	}
 	ctx->cmd = NULL;
+	/* the probe processes of conform: triagectl re-executed */
+	if (argc > 1 && !strcmp(argv[1], TC_CF_PROBE_ARG))
+		return tc_cf_probe_main(argc, argv);
 	/* options before the command */
 	while (a < argc && argv[a][0] == '-') {
 		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help") ||

@@ -252,6 +252,7 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv);
 int tc_cmd_log(struct tc_ctx *ctx, int argc, char **argv);
 int tc_cmd_test(struct tc_ctx *ctx, int argc, char **argv);
 int tc_cmd_diff(struct tc_ctx *ctx, int argc, char **argv);
+int tc_cmd_conform(struct tc_ctx *ctx, int argc, char **argv);
 
 /* option parsing shared by the commands (options.c in triagectl.c) */
 struct tc_opt {
