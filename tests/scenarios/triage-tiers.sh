@@ -2,7 +2,7 @@
 # ordinary one and a higher rank before a lower one, whatever their sizes
 # and oom_score_adj say; /proc/PID/oom_score stays in its 0..2000 range.
 # mem: 256M
-# plan: 14
+# plan: 15
 set_oom_policy "triage classic"
 check "policy loads" load_policy "sacrifice type=batch_t rank=1
 sacrifice type=web_t"
@@ -56,6 +56,7 @@ stop_all
 check "policy protecting protected_t loads" load_policy "protect type=protected_t"
 cg=$(memcg tiers3 64M)
 hog keeper protected_t "$cg" 36
+check_eq "oom_score of the protected task is 0" 0 "$(cat /proc/$(pid_of keeper)/oom_score)"
 push pusher3 user_t "$cg" 40
 check_eq "first OOM: the pusher died, the larger protected task lives" "killed:9" "$(status pusher3)"
 push pusher4 user_t "$cg" 40
