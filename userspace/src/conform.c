@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
@@ -69,6 +70,7 @@ int tc_cf_probe_main(int argc, char **argv)
 
 	if (argc != 6)
 		return 2;
+	prctl(PR_SET_NAME, "triage-probe", 0, 0, 0);
 	grow = !strcmp(argv[2], "grow");
 	mib = strtoul(argv[3], NULL, 10);
 	ppid = strtol(argv[4], NULL, 10);
@@ -978,6 +980,13 @@ static int cf_run_one(struct cf_env *env, const struct tc_cf_expect *e,
 		if (cf_signal)
 			goto out;
 		cf_reap(&run, false);
+		if (!run.p[grower].reaped && (!run.p[grower].seen ||
+		    (run.p[grower].label &&
+		     !cf_label_is(run.p[grower].seen, run.p[grower].label)))) {
+			/* its label, once its exec has committed */
+			free(run.p[grower].seen);
+			run.p[grower].seen = cf_label_of(env, run.p[grower].pid);
+		}
 		oomk = cf_oom_kills(&run, NULL);
 		if (!stopped && (oomk || run.p[grower].reaped)) {
 			if (!run.p[grower].reaped)
