@@ -74,6 +74,14 @@ u32 triage_task_secid(struct task_struct *p)
 	return secid;
 }
 
+/* Whether the major LSM still knows @secid (no allocation: length only) */
+static bool triage_secid_alive(u32 secid)
+{
+	u32 len;
+
+	return !secid || !security_secid_to_secctx(secid, NULL, &len);
+}
+
 static u64 triage_slot(u32 secid, int rule)
 {
 	return TRIAGE_SLOT_USED | (u64)(rule + 1) << TRIAGE_SLOT_RULE_SHIFT |
@@ -182,11 +190,11 @@ char *triage_secid_label(u32 secid)
  * @prev: the table of the policy in force, or %NULL
  * @errp: set to 0 or -ENOMEM
  *
- * The rule of every label that a task carries now, matched against @l.
- * Labels of @prev that no task carries any more are left out: a number
- * the major LSM freed may come back as another label (AppArmor reuses
- * them), and a label a task takes later is learnt then.  @prev only sizes
- * the new table.  Process context; the caller holds triage_load_mutex.
+ * The rule of every label that a task carries now, and of every label of
+ * @prev that still exists, matched against @l.  A label that died is left
+ * out: the major LSM may give its number to another label (AppArmor did,
+ * at once, before this series).  Process context; the caller holds
+ * triage_load_mutex.
  *
  * Return: the new table, or %NULL on failure.
  */
@@ -224,6 +232,20 @@ struct triage_table *triage_table_build(const struct triage_loaded *l,
 		}
 	}
 	rcu_read_unlock();
+	/*
+	 * Labels of @prev still alive: a task that learnt one into @prev
+	 * while this table was built (under triage_load_mutex, before the
+	 * build) may carry it after the walk above saw its old label.
+	 */
+	for (i = 0; prev && i <= prev->mask; i++) {
+		u32 secid = (u32)prev->slots[i];
+
+		if (prev->slots[i] && n < cap && triage_secid_alive(secid) &&
+		    triage_table_lookup(table, secid) == TRIAGE_RULE_MISS) {
+			triage_table_insert(table, secid, TRIAGE_RULE_NONE);
+			secids[n++] = secid;
+		}
+	}
 	for (i = 0; i < n && !err; i++) {
 		triage_table_insert(table, secids[i],
 				    triage_match_secid(l, secids[i], &err));

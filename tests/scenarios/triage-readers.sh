@@ -38,16 +38,17 @@ refused_eperm "root without CAP_MAC_ADMIN cannot load a policy" \
 	tr-asuser --drop-cap $CAP_MAC_ADMIN dd if=/tmp/p2 of=$TRIAGE/policy bs=64k
 refused_eperm "root without CAP_MAC_ADMIN cannot switch the mode" \
 	tr-asuser --drop-cap $CAP_MAC_ADMIN sh -c "echo permissive >$TRIAGE/mode"
-exec 3>$TRIAGE/policy
+# (fd 5: fd 3 carries the TAP)
+exec 5>$TRIAGE/policy
 refused_eperm "a policy fd root opened, written after dropping CAP_MAC_ADMIN, is refused" \
-	tr-asuser --drop-cap $CAP_MAC_ADMIN sh -c "dd if=/tmp/p2 bs=64k >&3"
-exec 3>&-
+	tr-asuser --drop-cap $CAP_MAC_ADMIN sh -c "dd if=/tmp/p2 bs=64k >&5"
+exec 5>&-
 check_eq "the policy and the mode in force are unchanged" "$hash enforce" \
 	"$(sed -n 's/^policy_hash //p' $TRIAGE/stats) $(cat $TRIAGE/mode)"
 check_eq "mode stays readable by anybody" enforce "$(tr-asuser 1000 cat $TRIAGE/mode)"
 # the capability is checked when mode is opened for writing, not only at
 # the write: such a descriptor is never handed out
-tr-asuser --drop-cap $CAP_MAC_ADMIN sh -c "exec 3>$TRIAGE/mode" 2>/tmp/modeopen.err
+tr-asuser --drop-cap $CAP_MAC_ADMIN sh -c "exec 5>$TRIAGE/mode" 2>/tmp/modeopen.err
 check "root without CAP_MAC_ADMIN cannot open mode for writing (EPERM at open)" \
 	grep -q "Operation not permitted" /tmp/modeopen.err
 
