@@ -4,7 +4,7 @@
 # other domains live (also one another rule matches), and so does the
 # domain outside the OOM's scope.
 # The same in a global OOM.
-# mem: 256M
+# mem: 384M
 # plan: 15
 set_oom_policy "triage classic"
 check "group policy loads" load_policy "protect type=protected_t
