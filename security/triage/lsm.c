@@ -57,7 +57,10 @@ static bool triage_policy_has_rules(void)
 
 /*
  * Exec: the new credentials are installed; their label is matched before
- * execve() returns, lock-free unless the label is new.
+ * execve() returns, lock-free unless the label is new.  The task work of
+ * cred_prepare does not cover every exec: a kernel thread becoming a
+ * user process (init, usermode helpers) prepares its credentials while
+ * still PF_KTHREAD.
  */
 static void triage_bprm_committed_creds(const struct linux_binprm *bprm)
 {
