@@ -124,7 +124,8 @@ const char *tc_major_lsm(const char *lsms);
  * decodes in place (a "\000" stays as it is); tc_esc() gives the text
  * safe for a terminal: controls, bytes >= 0x7f and the backslash escaped
  * the same way, the blank kept.  The returned buffer is one of a few
- * static ones: valid until a few more calls.
+ * static ones: valid until a few more calls.  tc_unescape() is in
+ * escape.c (it allocates nothing; triage-pressured links it alone).
  */
 void tc_unescape(char *s);
 const char *tc_esc(const char *s);

@@ -351,31 +351,7 @@ int tc_sfs_fail(struct tc_ctx *ctx, const char *name, int e, bool writing)
 
 /* ------------------------------------------------------------ escapes */
 
-static int tc_odigit(char c)
-{
-	return c >= '0' && c <= '7' ? c - '0' : -1;
-}
-
-void tc_unescape(char *s)
-{
-	char *o = s;
-
-	while (*s) {
-		if (s[0] == '\\' && tc_odigit(s[1]) >= 0 && tc_odigit(s[1]) <= 3 &&
-		    tc_odigit(s[2]) >= 0 && tc_odigit(s[3]) >= 0) {
-			int v = tc_odigit(s[1]) * 64 + tc_odigit(s[2]) * 8 +
-				tc_odigit(s[3]);
-
-			if (v) {
-				*o++ = (char)v;
-				s += 4;
-				continue;
-			}
-		}
-		*o++ = *s++;
-	}
-	*o = '\0';
-}
+/* tc_unescape() is in escape.c: triage-pressured links it without the rest */
 
 static char *tc_esc_do(const char *s, bool backslash)
 {
