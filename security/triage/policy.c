@@ -4,8 +4,8 @@
  * (policy/LANGUAGE.md).
  *
  * The parser runs twice over the text: the first pass validates the whole
- * policy and counts its rules and string bytes, the second fills a single
- * allocation sized exactly from those counts.  A policy is therefore freed
+ * policy and counts its rules, pressure statements and string bytes, the
+ * second fills a single allocation sized exactly from those counts.  A policy is therefore freed
  * with one call, and a rejected policy never allocates.  Printing never
  * allocates.  This file also builds in userspace with userspace/compat.
  */
@@ -39,6 +39,7 @@ struct triage_token {
 	enum triage_tok_kind kind;
 	bool space_before;		/* blank space since the previous token */
 	bool too_long;			/* more than TRIAGE_VALUE_MAX_LEN bytes */
+	size_t offset;			/* of the first byte in the text */
 	struct triage_pos start;	/* first byte */
 	struct triage_pos end;		/* just after the last byte */
 	size_t len;
@@ -70,9 +71,20 @@ struct triage_parser {
 	bool respect_score_adj;
 	unsigned int setting_line[TRIAGE_NR_SETTINGS];
 	unsigned int nr_rules;
+	unsigned int nr_pressure;
+	/*
+	 * The scope of every pressure statement so far, to find duplicates
+	 * in the first pass too: its line, and the offset of its cgroup
+	 * value in the text (0: the whole system), lexed again to compare.
+	 */
+	struct {
+		unsigned int line;
+		u32 offset;
+	} scope[TRIAGE_PRESSURE_MAX];
 
-	/* second pass only: where rules and strings go */
+	/* second pass only: where rules, pressure statements and strings go */
 	struct triage_rule *rules;
+	struct triage_pressure *pressure;
 	char *pool;
 	size_t pool_used;
 	size_t pool_size;	/* first pass: bytes needed; second: capacity */
@@ -107,6 +119,11 @@ static const char * const triage_field_names[] = {
 	[TRIAGE_FIELD_TYPE] = "type",
 	[TRIAGE_FIELD_RANGE] = "range",
 	[TRIAGE_FIELD_LABEL] = "label",
+};
+
+static const char * const triage_pressure_kinds[] = {
+	[false] = "some",
+	[true] = "full",
 };
 
 static const char * const triage_setting_names[] = {
@@ -182,6 +199,19 @@ static int triage_check_bytes(const char *text, size_t len,
 				   "control character 0x%02x", c);
 	}
 	return 0;
+}
+
+static void triage_parser_init(struct triage_parser *p, const char *text,
+			       size_t len, struct triage_parse_error *err)
+{
+	memset(p, 0, sizeof(*p));
+	p->text = text;
+	p->len = len;
+	p->at.line = 1;
+	p->at.col = 1;
+	p->err = err;
+	p->mode = TRIAGE_MODE_ENFORCE;
+	p->fallback = TRIAGE_FALLBACK_CLASSIC;
 }
 
 static void triage_advance(struct triage_parser *p)
@@ -284,6 +314,7 @@ static int triage_next(struct triage_parser *p)
 		triage_advance(p);
 		t->space_before = true;
 	}
+	t->offset = p->pos;
 	t->start = p->at;
 	t->end = p->at;
 
@@ -351,19 +382,21 @@ static bool triage_at_eol(const struct triage_token *t)
 }
 
 /*
- * Parse a decimal integer with an optional sign.  Values far out of any
- * range are clamped so that they still compare out of range.
+ * Parse a decimal integer with an optional sign, the @len bytes at @s.
+ * Values far out of any range are clamped so that they still compare out
+ * of range.
  */
-static int triage_parse_int(const char *s, int *val)
+static int triage_parse_int(const char *s, size_t len, int *val)
 {
+	const char *end = s + len;
 	bool neg = false;
 	int v = 0;
 
-	if (*s == '+' || *s == '-')
+	if (s < end && (*s == '+' || *s == '-'))
 		neg = *s++ == '-';
-	if (!*s)
+	if (s == end)
 		return -EINVAL;
-	for (; *s; s++) {
+	for (; s < end; s++) {
 		if (*s < '0' || *s > '9')
 			return -EINVAL;
 		if (v < 1000000)
@@ -552,7 +585,7 @@ static int triage_rank(struct triage_parser *p, struct triage_rule *rule,
 	ret = triage_value(p, "rank");
 	if (ret)
 		return ret;
-	if (triage_parse_int(p->tok.text, &val))
+	if (triage_parse_int(p->tok.text, p->tok.len, &val))
 		return triage_fail(p->err, &p->tok.start, -EINVAL,
 				   "invalid rank %s",
 				   triage_show(&p->tok, shown, sizeof(shown)));
@@ -580,12 +613,25 @@ static int triage_group(struct triage_parser *p, struct triage_rule *rule,
 	return 0;
 }
 
+/* The current token is a word that names no matcher or option here. */
+static int triage_unknown_item(struct triage_parser *p)
+{
+	struct triage_token *t = &p->tok;
+	char shown[TRIAGE_SHOW_MAX + 8];
+
+	triage_show(t, shown, sizeof(shown));
+	if (triage_peek(p) == '=')
+		return triage_fail(p->err, &t->start, -EINVAL,
+				   "unknown matcher %s", shown);
+	return triage_fail(p->err, &t->start, -EINVAL, "unknown option %s",
+			   shown);
+}
+
 /* One matcher or option of a rule; its name is the current token. */
 static int triage_item(struct triage_parser *p, struct triage_rule *rule,
 		       unsigned long *seen)
 {
 	struct triage_token *t = &p->tok;
-	char shown[TRIAGE_SHOW_MAX + 8];
 	int field;
 
 	field = triage_lookup(triage_field_names, TRIAGE_NR_FIELDS, t->text);
@@ -595,13 +641,7 @@ static int triage_item(struct triage_parser *p, struct triage_rule *rule,
 		return triage_rank(p, rule, seen);
 	if (!strcmp(t->text, "group"))
 		return triage_group(p, rule, seen);
-
-	triage_show(t, shown, sizeof(shown));
-	if (triage_peek(p) == '=')
-		return triage_fail(p->err, &t->start, -EINVAL,
-				   "unknown matcher %s", shown);
-	return triage_fail(p->err, &t->start, -EINVAL, "unknown option %s",
-			   shown);
+	return triage_unknown_item(p);
 }
 
 /* The signed value right after 'adjust' (the current token). */
@@ -626,7 +666,7 @@ static int triage_adjust_value(struct triage_parser *p,
 	if (p->tok.kind == TRIAGE_TOK_WORD && triage_peek(p) == '=')
 		return triage_fail(p->err, &kw_end, -EINVAL,
 				   "adjust value missing");
-	if (p->tok.too_long || triage_parse_int(p->tok.text, &val))
+	if (p->tok.too_long || triage_parse_int(p->tok.text, p->tok.len, &val))
 		return triage_fail(p->err, &p->tok.start, -EINVAL,
 				   "invalid adjust value %s",
 				   triage_show(&p->tok, shown, sizeof(shown)));
@@ -683,7 +723,219 @@ static int triage_rule(struct triage_parser *p, enum triage_verdict verdict)
 	return 0;
 }
 
-/* A line that starts with a word: a setting or a rule. */
+/*
+ * The next value of a pressure statement, @what ("kind"), after the
+ * current token: a word or string after blank space.  A word directly
+ * followed by '=' is an option, not this value, which is then missing.
+ */
+static int triage_pressure_value(struct triage_parser *p, const char *what)
+{
+	struct triage_pos prev_end = p->tok.end;
+	int ret;
+
+	ret = triage_next(p);
+	if (ret)
+		return ret;
+	if (triage_at_eol(&p->tok))
+		return triage_fail(p->err, &prev_end, -EINVAL,
+				   "missing pressure %s", what);
+	if (p->tok.kind == TRIAGE_TOK_EQ)
+		return triage_unexpected(p);
+	if (!p->tok.space_before)
+		return triage_fail(p->err, &p->tok.start, -EINVAL,
+				   "expected space or end of line");
+	if (p->tok.kind == TRIAGE_TOK_WORD && triage_peek(p) == '=')
+		return triage_fail(p->err, &prev_end, -EINVAL,
+				   "missing pressure %s", what);
+	return 0;
+}
+
+/* The share of a pressure statement: "N%", N from 1 to 100. */
+static int triage_pressure_share(struct triage_parser *p,
+				 struct triage_pressure *ps)
+{
+	const struct triage_token *t = &p->tok;
+	char shown[TRIAGE_SHOW_MAX + 8];
+	int val;
+
+	if (t->too_long || t->len < 2 || t->text[t->len - 1] != '%' ||
+	    triage_parse_int(t->text, t->len - 1, &val) || val < 1 ||
+	    val > 100)
+		return triage_fail(p->err, &t->start, -EINVAL,
+				   "invalid pressure share %s (1%% to 100%%)",
+				   triage_show(t, shown, sizeof(shown)));
+	ps->share = val;
+	return 0;
+}
+
+/*
+ * The window of a pressure statement: "Nms" or "Ns", from
+ * TRIAGE_PRESSURE_WINDOW_MIN_MS to TRIAGE_PRESSURE_WINDOW_MAX_MS.
+ */
+static int triage_pressure_window(struct triage_parser *p,
+				  struct triage_pressure *ps)
+{
+	const struct triage_token *t = &p->tok;
+	char shown[TRIAGE_SHOW_MAX + 8];
+	size_t n = t->len;
+	int scale = 1, val;
+
+	if (n > 2 && !memcmp(t->text + n - 2, "ms", 2)) {
+		n -= 2;
+	} else if (n > 1 && t->text[n - 1] == 's') {
+		n--;
+		scale = 1000;
+	} else {
+		n = 0;
+	}
+	if (t->too_long || !n || triage_parse_int(t->text, n, &val) ||
+	    val < 0 || val > TRIAGE_PRESSURE_WINDOW_MAX_MS / scale ||
+	    val * scale < TRIAGE_PRESSURE_WINDOW_MIN_MS)
+		return triage_fail(p->err, &t->start, -EINVAL,
+				   "invalid pressure window %s (500ms to 10s)",
+				   triage_show(t, shown, sizeof(shown)));
+	ps->window_ms = val * scale;
+	return 0;
+}
+
+/*
+ * A cgroup v2 path relative to the cgroup2 mount: "/" then components
+ * separated by single slashes, none of them "." or "..", no final slash.
+ */
+static bool triage_cgroup_path_ok(const char *s, size_t len)
+{
+	size_t i = 0, start, n;
+
+	if (len < 2 || s[0] != '/' || s[len - 1] == '/')
+		return false;
+	while (i < len) {
+		start = ++i;	/* s[i - 1] is a slash */
+		while (i < len && s[i] != '/')
+			i++;
+		n = i - start;
+		if (!n || (n == 1 && s[start] == '.') ||
+		    (n == 2 && s[start] == '.' && s[start + 1] == '.'))
+			return false;
+	}
+	return true;
+}
+
+/* Does the value at byte @offset of the text equal the current token? */
+static bool triage_same_value(const struct triage_parser *p, u32 offset)
+{
+	struct triage_parser q;
+
+	triage_parser_init(&q, p->text, p->len, NULL);
+	q.pos = offset;
+	if (triage_next(&q))
+		return false;
+	return q.tok.len == p->tok.len &&
+	       !memcmp(q.tok.text, p->tok.text, q.tok.len);
+}
+
+/* "cgroup=PATH" of a pressure statement; the current token is "cgroup". */
+static int triage_pressure_cgroup(struct triage_parser *p,
+				  struct triage_pressure *ps, u32 *offset)
+{
+	struct triage_token *t = &p->tok;
+	char shown[TRIAGE_SHOW_MAX + 8];
+	unsigned int i;
+	int ret;
+
+	if (*offset)
+		return triage_fail(p->err, &t->start, -EINVAL,
+				   "duplicate option 'cgroup'");
+	ret = triage_value(p, "cgroup");
+	if (ret)
+		return ret;
+	if (!t->len)
+		return triage_fail(p->err, &t->start, -EINVAL,
+				   "empty value for 'cgroup'");
+	triage_show(t, shown, sizeof(shown));
+	if (!triage_cgroup_path_ok(t->text, t->len))
+		return triage_fail(p->err, &t->start, -EINVAL,
+				   "invalid pressure cgroup %s (an absolute cgroup path, not /)",
+				   shown);
+	for (i = 0; i < p->nr_pressure; i++)
+		if (p->scope[i].offset && triage_same_value(p, p->scope[i].offset))
+			return triage_fail(p->err, &t->start, -EINVAL,
+					   "duplicate pressure scope %s (first on line %u)",
+					   shown, p->scope[i].line);
+	*offset = t->offset;
+	return triage_store(p, &ps->cgroup);
+}
+
+/* pressure KIND SHARE WINDOW [cgroup=PATH]; the current token is "pressure". */
+static int triage_pressure(struct triage_parser *p)
+{
+	struct triage_pos kw = p->tok.start;
+	struct triage_pressure ps = { .line = kw.line };
+	char shown[TRIAGE_SHOW_MAX + 8];
+	unsigned int i;
+	u32 offset = 0;
+	int ret, val;
+
+	if (p->nr_pressure >= TRIAGE_PRESSURE_MAX)
+		return triage_fail(p->err, &kw, -E2BIG,
+				   "too many pressure statements (max %d)",
+				   TRIAGE_PRESSURE_MAX);
+
+	ret = triage_pressure_value(p, "kind");
+	if (ret)
+		return ret;
+	val = triage_lookup(triage_pressure_kinds,
+			    ARRAY_SIZE(triage_pressure_kinds), p->tok.text);
+	if (p->tok.too_long || val < 0)
+		return triage_fail(p->err, &p->tok.start, -EINVAL,
+				   "invalid pressure kind %s (some or full)",
+				   triage_show(&p->tok, shown, sizeof(shown)));
+	ps.full = val;
+
+	ret = triage_pressure_value(p, "share");
+	if (ret)
+		return ret;
+	ret = triage_pressure_share(p, &ps);
+	if (ret)
+		return ret;
+	ret = triage_pressure_value(p, "window");
+	if (ret)
+		return ret;
+	ret = triage_pressure_window(p, &ps);
+	if (ret)
+		return ret;
+
+	for (;;) {
+		ret = triage_next(p);
+		if (ret)
+			return ret;
+		if (triage_at_eol(&p->tok))
+			break;
+		if (!p->tok.space_before)
+			return triage_fail(p->err, &p->tok.start, -EINVAL,
+					   "expected space or end of line");
+		if (p->tok.kind != TRIAGE_TOK_WORD)
+			return triage_unexpected(p);
+		if (strcmp(p->tok.text, "cgroup"))
+			return triage_unknown_item(p);
+		ret = triage_pressure_cgroup(p, &ps, &offset);
+		if (ret)
+			return ret;
+	}
+
+	for (i = 0; !offset && i < p->nr_pressure; i++)
+		if (!p->scope[i].offset)
+			return triage_fail(p->err, &kw, -EINVAL,
+					   "duplicate pressure scope 'system' (first on line %u)",
+					   p->scope[i].line);
+	p->scope[p->nr_pressure].line = kw.line;
+	p->scope[p->nr_pressure].offset = offset;
+	if (p->pressure)
+		p->pressure[p->nr_pressure] = ps;
+	p->nr_pressure++;
+	return 0;
+}
+
+/* A line that starts with a word: a setting, a rule or a pressure statement. */
 static int triage_statement(struct triage_parser *p)
 {
 	const char *word = p->tok.text;
@@ -696,6 +948,8 @@ static int triage_statement(struct triage_parser *p)
 		return triage_rule(p, TRIAGE_VERDICT_SACRIFICE);
 	if (!strcmp(word, "adjust"))
 		return triage_rule(p, TRIAGE_VERDICT_ADJUST);
+	if (!strcmp(word, "pressure"))
+		return triage_pressure(p);
 
 	which = triage_lookup(triage_setting_names, TRIAGE_NR_SETTINGS, word);
 	if (which >= 0)
@@ -731,19 +985,6 @@ static int triage_parse_all(struct triage_parser *p)
 	}
 }
 
-static void triage_parser_init(struct triage_parser *p, const char *text,
-			       size_t len, struct triage_parse_error *err)
-{
-	memset(p, 0, sizeof(*p));
-	p->text = text;
-	p->len = len;
-	p->at.line = 1;
-	p->at.col = 1;
-	p->err = err;
-	p->mode = TRIAGE_MODE_ENFORCE;
-	p->fallback = TRIAGE_FALLBACK_CLASSIC;
-}
-
 /**
  * triage_policy_parse() - parse a policy text
  * @text: the policy; need not be NUL-terminated, may be NULL if @len is 0
@@ -758,8 +999,9 @@ static void triage_parser_init(struct triage_parser *p, const char *text,
  * Context: process context; may sleep (allocates with GFP_KERNEL).
  *
  * Return: 0; -EINVAL for a malformed policy, -E2BIG when it exceeds
- * %TRIAGE_POLICY_MAX_SIZE bytes or %TRIAGE_POLICY_MAX_RULES rules (@err
- * says where and why in both cases); -ENOMEM.
+ * %TRIAGE_POLICY_MAX_SIZE bytes, %TRIAGE_POLICY_MAX_RULES rules or
+ * %TRIAGE_PRESSURE_MAX pressure statements (@err says where and why in
+ * every case); -ENOMEM.
  */
 int triage_policy_parse(const char *text, size_t len,
 			struct triage_policy **policy,
@@ -768,7 +1010,8 @@ int triage_policy_parse(const char *text, size_t len,
 	struct triage_parser p;
 	struct triage_policy *pol;
 	struct triage_rule *rules;
-	unsigned int nr_rules;
+	struct triage_pressure *pressure;
+	unsigned int nr_rules, nr_pressure;
 	size_t pool_size, size, i;
 	int ret;
 
@@ -798,27 +1041,32 @@ int triage_policy_parse(const char *text, size_t len,
 	if (ret)
 		return ret;
 
-	/* first pass: validate, count rules and string bytes */
+	/* first pass: validate, count rules, pressure statements, string bytes */
 	triage_parser_init(&p, text, len, err);
 	ret = triage_parse_all(&p);
 	if (ret)
 		return ret;
 	nr_rules = p.nr_rules;
+	nr_pressure = p.nr_pressure;
 	pool_size = p.pool_size;
 
-	size = sizeof(*pol) + nr_rules * sizeof(*rules) + pool_size;
+	size = sizeof(*pol) + nr_rules * sizeof(*rules) +
+	       nr_pressure * sizeof(*pressure) + pool_size;
 	pol = kvzalloc(size, GFP_KERNEL);
 	if (!pol)
 		return triage_fail(err, NULL, -ENOMEM, "out of memory");
 	rules = (struct triage_rule *)(pol + 1);
+	pressure = (struct triage_pressure *)(rules + nr_rules);
 
 	/* second pass: the same walk, now storing into the allocation */
 	triage_parser_init(&p, text, len, err);
 	p.rules = rules;
-	p.pool = (char *)(rules + nr_rules);
+	p.pressure = pressure;
+	p.pool = (char *)(pressure + nr_pressure);
 	p.pool_size = pool_size;
 	ret = triage_parse_all(&p);
-	if (!ret && p.nr_rules != nr_rules)	/* cannot happen */
+	if (!ret && (p.nr_rules != nr_rules ||
+		     p.nr_pressure != nr_pressure))	/* cannot happen */
 		ret = triage_fail(err, NULL, -EINVAL, "internal error");
 	if (ret) {
 		kvfree(pol);
@@ -830,6 +1078,8 @@ int triage_policy_parse(const char *text, size_t len,
 	pol->respect_score_adj = p.respect_score_adj;
 	pol->nr_rules = nr_rules;
 	pol->rules = rules;
+	pol->nr_pressure = nr_pressure;
+	pol->pressure = pressure;
 	pol->size = size;
 	*policy = pol;
 	return 0;
@@ -900,10 +1150,12 @@ static const char *triage_name(const char * const *names, unsigned int n,
  * @buf: where to print (may be NULL if @size is 0)
  * @size: bytes available at @buf
  *
- * The canonical form lists the three settings, then one rule per line in
- * policy order, with matchers in the order user, role, type, range, label,
- * then rank (when not 0) and group; values are quoted only when needed.
- * Parsing it gives the same policy, and printing that gives the same text.
+ * The canonical form lists the three settings, then the pressure
+ * statements in policy order (the window in seconds when it is a whole
+ * number of them, cgroup= last), then one rule per line in policy order,
+ * with matchers in the order user, role, type, range, label, then rank
+ * (when not 0) and group; values are quoted only when needed.  Parsing
+ * it gives the same policy, and printing that gives the same text.
  * Like snprintf(), the output is cut to fit and NUL-terminated when @size
  * is not 0.
  *
@@ -915,10 +1167,11 @@ int triage_policy_print(const struct triage_policy *policy, char *buf,
 			size_t size)
 {
 	struct triage_out o = { .buf = buf, .size = size };
+	const struct triage_pressure *ps;
 	const struct triage_rule *rule;
 	bool respect = policy && policy->respect_score_adj;
 	unsigned int i, f;
-	char num[24];
+	char num[40];
 
 	triage_out_str(&o, "mode ");
 	triage_out_str(&o, triage_mode_name(policy ? policy->mode : 0));
@@ -927,6 +1180,21 @@ int triage_policy_print(const struct triage_policy *policy, char *buf,
 	triage_out_str(&o, "\noom-score-adj ");
 	triage_out_str(&o, triage_score_adj_names[respect]);
 	triage_out_char(&o, '\n');
+
+	for (i = 0; policy && i < policy->nr_pressure; i++) {
+		ps = &policy->pressure[i];
+		snprintf(num, sizeof(num), "pressure %s %u%% %u%s",
+			 triage_pressure_kinds[ps->full], ps->share,
+			 ps->window_ms % 1000 ? ps->window_ms :
+			 ps->window_ms / 1000,
+			 ps->window_ms % 1000 ? "ms" : "s");
+		triage_out_str(&o, num);
+		if (ps->cgroup) {
+			triage_out_str(&o, " cgroup=");
+			triage_out_value(&o, ps->cgroup);
+		}
+		triage_out_char(&o, '\n');
+	}
 
 	for (i = 0; policy && i < policy->nr_rules; i++) {
 		rule = &policy->rules[i];

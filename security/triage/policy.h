@@ -21,6 +21,9 @@
 #define TRIAGE_ADJUST_MIN	(-1000)
 #define TRIAGE_ADJUST_MAX	1000
 #define TRIAGE_REASON_MAX	96
+#define TRIAGE_PRESSURE_MAX		16	/* pressure statements per policy */
+#define TRIAGE_PRESSURE_WINDOW_MIN_MS	500
+#define TRIAGE_PRESSURE_WINDOW_MAX_MS	10000
 
 enum triage_verdict {
 	TRIAGE_VERDICT_NONE,
@@ -70,14 +73,41 @@ struct triage_rule {
 };
 
 /**
+ * struct triage_pressure - an early-action threshold (a "pressure" statement)
+ * @full: PSI's "full" line (every non-idle task stalled) rather than "some"
+ * @share: percent of @window_ms spent stalled that fires it, 1..100
+ * @window_ms: the PSI window, %TRIAGE_PRESSURE_WINDOW_MIN_MS..
+ *             %TRIAGE_PRESSURE_WINDOW_MAX_MS
+ * @cgroup: cgroup v2 path of the memory cgroup whose pressure counts, or
+ *          NULL for the whole system
+ * @line: line of the statement in the policy text, 1-based
+ *
+ * @cgroup is relative to the cgroup2 mount: it starts with '/', is not
+ * "/" itself, does not end in '/' and has no empty, "." or ".."
+ * component.  A policy has at most one statement per scope (the whole
+ * system, or one cgroup path).
+ */
+struct triage_pressure {
+	bool full;
+	unsigned int share;
+	unsigned int window_ms;
+	const char *cgroup;
+	unsigned int line;
+};
+
+/**
  * struct triage_policy - a parsed policy
  * @mode: enforce or permissive
  * @fallback: what runs when every candidate is protected
  * @respect_score_adj: true if oom_score_adj = -1000 outranks a label verdict
  * @nr_rules: number of entries in @rules
  * @rules: the rules in policy order; the first match wins
- * @size: bytes in the single allocation that holds the policy, its rules
- *        and their strings
+ * @nr_pressure: number of entries in @pressure, at most
+ *               %TRIAGE_PRESSURE_MAX
+ * @pressure: the pressure statements in policy order (not rules: they
+ *            match nothing)
+ * @size: bytes in the single allocation that holds the policy, its rules,
+ *        its pressure statements and their strings
  *
  * A policy is one allocation made by triage_policy_parse() and released
  * by triage_policy_free(); it is never modified after parsing.
@@ -88,6 +118,8 @@ struct triage_policy {
 	bool respect_score_adj;
 	unsigned int nr_rules;
 	struct triage_rule *rules;
+	unsigned int nr_pressure;
+	struct triage_pressure *pressure;
 	size_t size;
 };
 

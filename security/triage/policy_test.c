@@ -81,6 +81,22 @@ static const struct triage_good_case triage_good_cases[] = {
 		"mode enforce\nfallback classic\noom-score-adj override\n"
 		"protect label=/usr/sbin/sshd\n",
 	},
+	{
+		"pressure statements",
+		"protect type=sshd_t\n"
+		"pressure full 10% 2s\n"
+		"mode permissive\n"
+		"pressure some 20% 1500ms cgroup=/batch.slice # batch\n"
+		"pressure \"some\" +5% 10000ms \\\n"
+		"\tcgroup=\"/user.slice/my app.scope\"\n"
+		"pressure full 100% 500ms cgroup=\"/system.slice\"\n",
+		"mode permissive\nfallback classic\noom-score-adj override\n"
+		"pressure full 10% 2s\n"
+		"pressure some 20% 1500ms cgroup=/batch.slice\n"
+		"pressure some 5% 10s cgroup=\"/user.slice/my app.scope\"\n"
+		"pressure full 100% 500ms cgroup=/system.slice\n"
+		"protect type=sshd_t\n",
+	},
 };
 
 struct triage_bad_case {
@@ -141,6 +157,62 @@ static const struct triage_bad_case triage_bad_cases[] = {
 	  -EINVAL, 1, 15, "label pattern ends in '\\'" },
 	{ "value after string", "protect label=\"a\"b\n",
 	  -EINVAL, 1, 18, "expected space or end of line" },
+	{ "pressure kind missing", "pressure\n",
+	  -EINVAL, 1, 9, "missing pressure kind" },
+	{ "pressure kind before cgroup", "pressure cgroup=/a\n",
+	  -EINVAL, 1, 9, "missing pressure kind" },
+	{ "pressure kind invalid", "pressure partial 10% 2s\n",
+	  -EINVAL, 1, 10, "invalid pressure kind 'partial' (some or full)" },
+	{ "pressure share missing", "pressure full\n",
+	  -EINVAL, 1, 14, "missing pressure share" },
+	{ "pressure share without %", "pressure full 10 2s\n",
+	  -EINVAL, 1, 15, "invalid pressure share '10' (1% to 100%)" },
+	{ "pressure share 0%", "pressure full 0% 2s\n",
+	  -EINVAL, 1, 15, "invalid pressure share '0%' (1% to 100%)" },
+	{ "pressure share 101%", "pressure full 101% 2s\n",
+	  -EINVAL, 1, 15, "invalid pressure share '101%' (1% to 100%)" },
+	{ "pressure window missing", "pressure full 10%  # none\n",
+	  -EINVAL, 1, 18, "missing pressure window" },
+	{ "pressure window 499ms", "pressure full 10% 499ms\n",
+	  -EINVAL, 1, 19, "invalid pressure window '499ms' (500ms to 10s)" },
+	{ "pressure window 10001ms", "pressure full 10% 10001ms\n",
+	  -EINVAL, 1, 19, "invalid pressure window '10001ms' (500ms to 10s)" },
+	{ "pressure window 11s", "pressure full 10% 11s\n",
+	  -EINVAL, 1, 19, "invalid pressure window '11s' (500ms to 10s)" },
+	{ "pressure window without unit", "pressure full 10% 2000\n",
+	  -EINVAL, 1, 19, "invalid pressure window '2000' (500ms to 10s)" },
+	{ "pressure cgroup relative", "pressure full 10% 2s cgroup=a\n",
+	  -EINVAL, 1, 29,
+	  "invalid pressure cgroup 'a' (an absolute cgroup path, not /)" },
+	{ "pressure cgroup root", "pressure full 10% 2s cgroup=/\n",
+	  -EINVAL, 1, 29,
+	  "invalid pressure cgroup '/' (an absolute cgroup path, not /)" },
+	{ "pressure cgroup trailing slash", "pressure full 10% 2s cgroup=/a/\n",
+	  -EINVAL, 1, 29,
+	  "invalid pressure cgroup '/a/' (an absolute cgroup path, not /)" },
+	{ "pressure cgroup double slash", "pressure full 10% 2s cgroup=/a//b\n",
+	  -EINVAL, 1, 29,
+	  "invalid pressure cgroup '/a//b' (an absolute cgroup path, not /)" },
+	{ "pressure cgroup dot-dot",
+	  "pressure full 10% 2s cgroup=\"/a/../b\"\n", -EINVAL, 1, 29,
+	  "invalid pressure cgroup '/a/../b' (an absolute cgroup path, not /)" },
+	{ "pressure cgroup dot", "pressure full 10% 2s cgroup=/a/.\n",
+	  -EINVAL, 1, 29,
+	  "invalid pressure cgroup '/a/.' (an absolute cgroup path, not /)" },
+	{ "pressure cgroup twice",
+	  "pressure full 10% 2s cgroup=/a cgroup=/b\n",
+	  -EINVAL, 1, 32, "duplicate option 'cgroup'" },
+	{ "pressure unknown option", "pressure full 10% 2s now\n",
+	  -EINVAL, 1, 22, "unknown option 'now'" },
+	{ "pressure unknown matcher", "pressure full 10% 2s type=t\n",
+	  -EINVAL, 1, 22, "unknown matcher 'type'" },
+	{ "pressure system twice",
+	  "pressure full 10% 2s\nprotect type=t\npressure some 5% 1s\n",
+	  -EINVAL, 3, 1, "duplicate pressure scope 'system' (first on line 1)" },
+	{ "pressure cgroup twice, spelt differently",
+	  "pressure full 10% 2s cgroup=/a\npressure full 10% 2s\n"
+	  "pressure some 5% 1s cgroup=\"/a\"\n",
+	  -EINVAL, 3, 28, "duplicate pressure scope '/a' (first on line 1)" },
 };
 
 static void triage_good_desc(const struct triage_good_case *c, char *desc)
@@ -195,6 +267,7 @@ static void triage_parse_good_test(struct kunit *test)
 
 	again = triage_test_parse(test, buf, len);
 	KUNIT_EXPECT_EQ(test, again->nr_rules, policy->nr_rules);
+	KUNIT_EXPECT_EQ(test, again->nr_pressure, policy->nr_pressure);
 	KUNIT_EXPECT_EQ(test, triage_policy_print(again, buf2, TRIAGE_TEST_BUF),
 			len);
 	KUNIT_EXPECT_STREQ(test, buf2, buf);
@@ -251,6 +324,63 @@ static void triage_limits_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err.line, TRIAGE_POLICY_MAX_RULES + 1);
 	KUNIT_EXPECT_EQ(test, err.column, 1);
 	KUNIT_EXPECT_STREQ(test, err.reason, "too many rules (max 4096)");
+}
+
+/* Pressure statements: what the parser stores, and their limit. */
+static void triage_pressure_test(struct kunit *test)
+{
+	static const char text[] =
+		"pressure full 10% 2s\n"
+		"protect type=sshd_t\n"
+		"pressure some 20% 1500ms cgroup=/batch.slice\n";
+	struct triage_policy *policy = NULL;
+	const struct triage_pressure *ps;
+	struct triage_parse_error err;
+	size_t len = 0, i;
+	char *buf;
+	int ret;
+
+	policy = triage_test_parse(test, text, strlen(text));
+	KUNIT_EXPECT_EQ(test, policy->nr_rules, 1);
+	KUNIT_ASSERT_EQ(test, policy->nr_pressure, 2);
+	ps = &policy->pressure[0];
+	KUNIT_EXPECT_TRUE(test, ps->full);
+	KUNIT_EXPECT_EQ(test, ps->share, 10);
+	KUNIT_EXPECT_EQ(test, ps->window_ms, 2000);
+	KUNIT_EXPECT_NULL(test, ps->cgroup);
+	KUNIT_EXPECT_EQ(test, ps->line, 1);
+	ps = &policy->pressure[1];
+	KUNIT_EXPECT_FALSE(test, ps->full);
+	KUNIT_EXPECT_EQ(test, ps->share, 20);
+	KUNIT_EXPECT_EQ(test, ps->window_ms, 1500);
+	KUNIT_EXPECT_STREQ(test, ps->cgroup, "/batch.slice");
+	KUNIT_EXPECT_EQ(test, ps->line, 3);
+	/* inside the policy's one allocation */
+	KUNIT_EXPECT_TRUE(test, (const char *)ps->cgroup > (const char *)policy &&
+			  (const char *)ps->cgroup <
+			  (const char *)policy + policy->size);
+	KUNIT_EXPECT_EQ(test, triage_policy_match(policy, "u:r:sshd_t:s0"), 0);
+
+	/* TRIAGE_PRESSURE_MAX statements, one scope each; one more is E2BIG */
+	buf = kunit_kzalloc(test, TRIAGE_TEST_BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < TRIAGE_PRESSURE_MAX; i++)
+		len += scnprintf(buf + len, TRIAGE_TEST_BUF - len,
+				 "pressure some 10%% 2s cgroup=/s%zu\n", i);
+	policy = triage_test_parse(test, buf, len);
+	KUNIT_EXPECT_EQ(test, policy->nr_pressure, TRIAGE_PRESSURE_MAX);
+	KUNIT_EXPECT_EQ(test, policy->nr_rules, 0);
+
+	len += scnprintf(buf + len, TRIAGE_TEST_BUF - len,
+			 "pressure full 10%% 2s\n");
+	policy = NULL;
+	ret = triage_policy_parse(buf, len, &policy, &err);
+	KUNIT_EXPECT_EQ(test, ret, -E2BIG);
+	KUNIT_EXPECT_NULL(test, policy);
+	KUNIT_EXPECT_EQ(test, err.line, TRIAGE_PRESSURE_MAX + 1);
+	KUNIT_EXPECT_EQ(test, err.column, 1);
+	KUNIT_EXPECT_STREQ(test, err.reason,
+			   "too many pressure statements (max 16)");
 }
 
 struct triage_glob_case {
@@ -413,6 +543,7 @@ static struct kunit_case triage_policy_test_cases[] = {
 	KUNIT_CASE_PARAM(triage_parse_good_test, triage_good_gen_params),
 	KUNIT_CASE_PARAM(triage_parse_bad_test, triage_bad_gen_params),
 	KUNIT_CASE(triage_limits_test),
+	KUNIT_CASE(triage_pressure_test),
 	KUNIT_CASE(triage_glob_test),
 	KUNIT_CASE(triage_match_test),
 	KUNIT_CASE(triage_oom_select_combine_test),

@@ -4,8 +4,10 @@
  *
  * For every input:
  *  - parse it; if it is accepted, print it, parse the printout, print that
- *    again: both parses must succeed, agree rule by rule, and the two
- *    printouts must be identical (the canonical form is a fixed point);
+ *    again: both parses must succeed, agree rule by rule and pressure
+ *    statement by pressure statement (each within the language's limits),
+ *    and the two printouts must be identical (the canonical form is a
+ *    fixed point);
  *    the printer must honour snprintf() semantics for every buffer size
  *    tried; a rejected input must carry a position and a reason;
  *  - split the input at its first newline into a glob and a string and
@@ -110,6 +112,24 @@ static void check_same(const struct triage_policy *a,
 			if (x->match[f] && strcmp(x->match[f], y->match[f]))
 				abort();
 		}
+	}
+	if (a->nr_pressure != b->nr_pressure ||
+	    a->nr_pressure > TRIAGE_PRESSURE_MAX)
+		abort();
+	for (i = 0; i < a->nr_pressure; i++) {
+		const struct triage_pressure *x = &a->pressure[i];
+		const struct triage_pressure *y = &b->pressure[i];
+
+		if (x->full != y->full || x->share != y->share ||
+		    x->window_ms != y->window_ms || !x->cgroup != !y->cgroup)
+			abort();
+		if (x->share < 1 || x->share > 100 ||
+		    x->window_ms < TRIAGE_PRESSURE_WINDOW_MIN_MS ||
+		    x->window_ms > TRIAGE_PRESSURE_WINDOW_MAX_MS)
+			abort();
+		if (x->cgroup && (strcmp(x->cgroup, y->cgroup) ||
+				  x->cgroup[0] != '/' || strstr(x->cgroup, "//")))
+			abort();
 	}
 }
 

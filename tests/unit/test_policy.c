@@ -92,6 +92,19 @@ static void assert_same_policy(const struct triage_policy *a,
 				assert_string_equal(x->match[f], y->match[f]);
 		}
 	}
+	assert_int_equal(a->nr_pressure, b->nr_pressure);
+	for (i = 0; i < a->nr_pressure; i++) {
+		const struct triage_pressure *x = &a->pressure[i];
+		const struct triage_pressure *y = &b->pressure[i];
+
+		assert_int_equal(x->full, y->full);
+		assert_int_equal(x->share, y->share);
+		assert_int_equal(x->window_ms, y->window_ms);
+		if (!x->cgroup || !y->cgroup)
+			assert_ptr_equal(x->cgroup, y->cgroup);
+		else
+			assert_string_equal(x->cgroup, y->cgroup);
+	}
 }
 
 /* Parse, print, reparse, reprint: same policy and same text. */
@@ -122,6 +135,7 @@ static void test_defaults(void **state)
 	assert_int_equal(p->fallback, TRIAGE_FALLBACK_CLASSIC);
 	assert_false(p->respect_score_adj);
 	assert_int_equal(p->nr_rules, 0);
+	assert_int_equal(p->nr_pressure, 0);
 	triage_policy_free(p);
 
 	/* NULL text is fine when empty */
@@ -345,6 +359,289 @@ static void test_value_length(void **state)
 			    "1:15: value too long (max 255 bytes)");
 }
 
+/* ------------------------------------------------------------- pressure */
+
+static void test_pressure(void **state)
+{
+	const struct triage_pressure *ps;
+	struct triage_policy *p;
+
+	(void)state;
+	p = parse_ok("pressure full 10% 2s\n"
+		     "protect type=sshd_t\n"
+		     "pressure some 20% 1500ms cgroup=/batch.slice\n"
+		     "sacrifice type=batch_t\n"
+		     "pressure \"some\" \"+5%\" \\\n"
+		     "   500ms cgroup=\"/user.slice/my app.scope\"  # quoted\n"
+		     "pressure full 100% 10s cgroup=/a/b.c/..d/.e\n");
+	/* not rules: the rules are numbered without them */
+	assert_int_equal(p->nr_rules, 2);
+	assert_int_equal(p->rules[0].line, 2);
+	assert_int_equal(p->rules[1].line, 4);
+	assert_int_equal(p->nr_pressure, 4);
+
+	ps = &p->pressure[0];
+	assert_true(ps->full);
+	assert_int_equal(ps->share, 10);
+	assert_int_equal(ps->window_ms, 2000);
+	assert_null(ps->cgroup);
+	assert_int_equal(ps->line, 1);
+
+	ps = &p->pressure[1];
+	assert_false(ps->full);
+	assert_int_equal(ps->share, 20);
+	assert_int_equal(ps->window_ms, 1500);
+	assert_string_equal(ps->cgroup, "/batch.slice");
+	assert_int_equal(ps->line, 3);
+
+	ps = &p->pressure[2];
+	assert_false(ps->full);
+	assert_int_equal(ps->share, 5);
+	assert_int_equal(ps->window_ms, 500);
+	assert_string_equal(ps->cgroup, "/user.slice/my app.scope");
+	assert_int_equal(ps->line, 5);
+
+	ps = &p->pressure[3];
+	assert_true(ps->full);
+	assert_int_equal(ps->share, 100);
+	assert_int_equal(ps->window_ms, 10000);
+	assert_string_equal(ps->cgroup, "/a/b.c/..d/.e");
+	assert_int_equal(ps->line, 7);
+
+	/* one allocation holds everything, the strings inside it */
+	assert_true(p->size >= sizeof(*p) + 2 * sizeof(*p->rules) +
+			       4 * sizeof(*p->pressure));
+	assert_true((const char *)p->pressure[1].cgroup > (const char *)p &&
+		    (const char *)p->pressure[1].cgroup < (const char *)p + p->size);
+	/* rules still match as without the pressure statements */
+	assert_int_equal(triage_policy_match(p, "u:r:batch_t:s0"), 1);
+	triage_policy_free(p);
+
+	/* a policy of only pressure statements has no rules */
+	p = parse_ok("pressure some 1% 1s cgroup=/a\npressure some 1% 1s cgroup=/a/b\n");
+	assert_int_equal(p->nr_rules, 0);
+	assert_int_equal(p->nr_pressure, 2);
+	triage_policy_free(p);
+}
+
+static void test_pressure_values(void **state)
+{
+	static const struct {
+		const char *share, *window;
+		unsigned int want_share, want_ms;
+	} ok[] = {
+		{ "1%", "500ms", 1, 500 },
+		{ "100%", "10s", 100, 10000 },
+		{ "+50%", "10000ms", 50, 10000 },
+		{ "0000000000000000000000007%", "1s", 7, 1000 },
+		{ "\"25%\"", "\"1000ms\"", 25, 1000 },
+		{ "99%", "0000000000000000000000002s", 99, 2000 },
+		{ "3%", "9999ms", 3, 9999 },
+	};
+	static const char *const bad_share[] = {
+		"0%", "101%", "-1%", "%", "10", "10%%", "1.5%", "x%", "10 %",
+		"1000000000000%", "\"\"",
+	};
+	static const char *const bad_window[] = {
+		"499ms", "10001ms", "0s", "11s", "-1s", "2", "ms", "s", "1.5s",
+		"2S", "2sec", "2m", "1s500ms", "99999999999999s", "\"\"",
+	};
+	char text[128], want[160];
+	struct triage_policy *p;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(text, sizeof(text), "pressure full %s %s", ok[i].share,
+			 ok[i].window);
+		p = parse_ok(text);
+		assert_int_equal(p->pressure[0].share, ok[i].want_share);
+		assert_int_equal(p->pressure[0].window_ms, ok[i].want_ms);
+		triage_policy_free(p);
+	}
+	for (i = 0; i < sizeof(bad_share) / sizeof(bad_share[0]); i++) {
+		const char *shown = bad_share[i][0] == '"' ? "" : bad_share[i];
+
+		snprintf(text, sizeof(text), "pressure full %s 2s", bad_share[i]);
+		if (!strcmp(bad_share[i], "10 %")) {
+			/* the window is then "%" */
+			assert_string_equal(parse_fail(text, strlen(text), -EINVAL),
+					    "1:15: invalid pressure share '10' (1% to 100%)");
+			continue;
+		}
+		snprintf(want, sizeof(want),
+			 "1:15: invalid pressure share '%s' (1%% to 100%%)", shown);
+		assert_string_equal(parse_fail(text, strlen(text), -EINVAL), want);
+	}
+	for (i = 0; i < sizeof(bad_window) / sizeof(bad_window[0]); i++) {
+		const char *shown = bad_window[i][0] == '"' ? "" : bad_window[i];
+
+		snprintf(text, sizeof(text), "pressure some 10%% %s", bad_window[i]);
+		snprintf(want, sizeof(want),
+			 "1:19: invalid pressure window '%s' (500ms to 10s)", shown);
+		assert_string_equal(parse_fail(text, strlen(text), -EINVAL), want);
+	}
+}
+
+static void test_pressure_cgroup(void **state)
+{
+	static const char *const ok[] = {
+		"/a", "/batch.slice", "/a/b/c", "/...", "/a/.b", "/a/b..",
+		"\"/my app.scope\"", "\"/a#b\"", "/system.slice/x@1.service",
+	};
+	static const char *const bad[] = {
+		"a", "batch.slice/", "/", "/a/", "//a", "/a//b", "/.", "/..",
+		"/a/.", "/a/..", "/./a", "/a/../b", "\"/a/\"", "\"\\\\a\"",
+		"//",
+	};
+	char text[400], want[400];
+	struct triage_policy *p;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(text, sizeof(text), "pressure full 10%% 2s cgroup=%s",
+			 ok[i]);
+		p = parse_ok(text);
+		assert_non_null(p->pressure[0].cgroup);
+		triage_policy_free(p);
+		free(round_trip(text));
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char value[64];
+		size_t l = strlen(bad[i]);
+
+		/* the value as the error quotes it: unquoted, unescaped */
+		if (bad[i][0] == '"') {
+			size_t j, o = 0;
+
+			for (j = 1; j + 1 < l; j++) {
+				if (bad[i][j] == '\\')
+					j++;
+				value[o++] = bad[i][j];
+			}
+			value[o] = '\0';
+		} else {
+			snprintf(value, sizeof(value), "%s", bad[i]);
+		}
+		snprintf(text, sizeof(text), "pressure full 10%% 2s cgroup=%s",
+			 bad[i]);
+		snprintf(want, sizeof(want),
+			 "1:29: invalid pressure cgroup '%s' (an absolute cgroup path, not /)",
+			 value);
+		assert_string_equal(parse_fail(text, strlen(text), -EINVAL), want);
+	}
+
+	/* at most TRIAGE_VALUE_MAX_LEN bytes, like every value */
+	snprintf(text, sizeof(text), "pressure full 10%% 2s cgroup=/%0254d", 0);
+	p = parse_ok(text);
+	assert_int_equal(strlen(p->pressure[0].cgroup), 255);
+	triage_policy_free(p);
+	snprintf(text, sizeof(text), "pressure full 10%% 2s cgroup=/%0255d", 0);
+	assert_string_equal(parse_fail(text, strlen(text), -EINVAL),
+			    "1:29: value too long (max 255 bytes)");
+}
+
+static void test_pressure_errors(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *want;
+	} cases[] = {
+		{ "pressure", "1:9: missing pressure kind" },
+		{ "pressure   # nothing", "1:9: missing pressure kind" },
+		{ "pressure cgroup=/a", "1:9: missing pressure kind" },
+		{ "pressure=full 1% 1s", "1:9: unexpected '='" },
+		{ "pressure\"full\" 1% 1s", "1:9: expected space or end of line" },
+		{ "pressure Full 1% 1s", "1:10: invalid pressure kind 'Full' (some or full)" },
+		{ "pressure \"\" 1% 1s", "1:10: invalid pressure kind '' (some or full)" },
+		{ "pressure full", "1:14: missing pressure share" },
+		{ "pressure full cgroup=/a 1% 1s", "1:14: missing pressure share" },
+		{ "pressure full 10%", "1:18: missing pressure window" },
+		{ "pressure \"full\"\t10%\t\t# c", "1:20: missing pressure window" },
+		{ "pressure full 10% cgroup=/a", "1:18: missing pressure window" },
+		{ "pressure full 10%=2s", "1:14: missing pressure share" },
+		{ "pressure full 10% 2s=x", "1:18: missing pressure window" },
+		{ "pressure full 10% \"2s\"=x", "1:23: expected space or end of line" },
+		{ "pressure full 10% 2s now", "1:22: unknown option 'now'" },
+		{ "pressure full 10% 2s group", "1:22: unknown option 'group'" },
+		{ "pressure full 10% 2s type=t", "1:22: unknown matcher 'type'" },
+		{ "pressure full 10% 2s rank=1", "1:22: unknown matcher 'rank'" },
+		{ "pressure full 10% 2s \"/a\"", "1:22: unexpected string" },
+		{ "pressure full 10% 2s cgroup", "1:28: expected '=' after 'cgroup'" },
+		{ "pressure full 10% 2s cgroup =/a", "1:28: expected '=' after 'cgroup'" },
+		{ "pressure full 10% 2s cgroup=", "1:29: missing value for 'cgroup'" },
+		{ "pressure full 10% 2s cgroup=\"\"", "1:29: empty value for 'cgroup'" },
+		{ "pressure full 10% 2s cgroup=/a=b", "1:31: expected space or end of line" },
+		{ "pressure full 10% 2s cgroup=/a cgroup=/a", "1:32: duplicate option 'cgroup'" },
+		{ "protect type=x cgroup=/a", "1:16: unknown matcher 'cgroup'" },
+		{ "Pressure full 10% 2s", "1:1: unknown keyword 'Pressure'" },
+		/* one statement per scope */
+		{ "pressure full 10% 2s\npressure some 1% 1s",
+		  "2:1: duplicate pressure scope 'system' (first on line 1)" },
+		{ "pressure full 10% 2s cgroup=/a\n\n  pressure full 10% 2s cgroup=/a",
+		  "3:31: duplicate pressure scope '/a' (first on line 1)" },
+		{ "pressure full 10% 2s cgroup=/a\npressure full 10% 2s cgroup=\"/\\\na\"",
+		  "2:29: duplicate pressure scope '/a' (first on line 1)" },
+		{ "pressure full 10% 2s cgroup=/a\npressure full 10% 2s cgroup=/\\\na",
+		  "2:29: duplicate pressure scope '/a' (first on line 1)" },
+		/* errors in the statement come first, left to right */
+		{ "pressure full 10% 2s\npressure some 1% 1s bad",
+		  "2:21: unknown option 'bad'" },
+		{ "pressure full 10% 2s\npressure some 1% 1ms",
+		  "2:18: invalid pressure window '1ms' (500ms to 10s)" },
+		/* a long path is cut in the message */
+		{ "pressure full 10% 2s cgroup=/0123456789012345678901234567890123456789\n"
+		  "pressure full 10% 2s cgroup=/0123456789012345678901234567890123456789",
+		  "2:29: duplicate pressure scope '/0123456789012345678901234567890...' (first on line 1)" },
+		{ "pressure full 10% 2s cgroup=0123456789012345678901234567890123456789",
+		  "1:29: invalid pressure cgroup '01234567890123456789012345678901...' (an absolute cgroup path, not /)" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_string_equal(parse_fail(cases[i].text,
+					       strlen(cases[i].text), -EINVAL),
+				    cases[i].want);
+}
+
+static void test_pressure_limits(void **state)
+{
+	char *text;
+	size_t i, len = 0;
+	struct triage_policy *p;
+
+	(void)state;
+	text = malloc(TRIAGE_PRESSURE_MAX * 64 + 64);
+	assert_non_null(text);
+	/* different paths are different scopes, even nested ones */
+	for (i = 0; i < TRIAGE_PRESSURE_MAX - 1; i++)
+		len += sprintf(text + len, "pressure some 10%% 2s cgroup=/s%s%zu\n",
+			       i % 2 ? "/t" : "", i);
+	len += sprintf(text + len, "protect type=t\npressure full 10%% 2s\n");
+	p = parse_ok(text);
+	assert_int_equal(p->nr_pressure, TRIAGE_PRESSURE_MAX);
+	assert_int_equal(p->nr_rules, 1);
+	assert_null(p->pressure[TRIAGE_PRESSURE_MAX - 1].cgroup);
+	assert_int_equal(p->pressure[TRIAGE_PRESSURE_MAX - 1].line,
+			 TRIAGE_PRESSURE_MAX + 1);
+	triage_policy_free(p);
+	free(round_trip(text));
+
+	/* the 17th is too many, whatever it says, like the 4097th rule */
+	sprintf(text + len, "pressure full 1%% 1s cgroup=/other\n");
+	assert_string_equal(parse_fail(text, strlen(text), -E2BIG),
+			    "18:1: too many pressure statements (max 16)");
+	sprintf(text + len, "pressure full 1%% 1s\n");
+	assert_string_equal(parse_fail(text, strlen(text), -E2BIG),
+			    "18:1: too many pressure statements (max 16)");
+	assert_int_equal(triage_policy_parse(text, strlen(text), &p, NULL),
+			 -E2BIG);
+	assert_null(p);
+	free(text);
+}
+
 /* ------------------------------------------------------------- printing */
 
 static void test_print_canonical(void **state)
@@ -365,6 +662,28 @@ static void test_print_canonical(void **state)
 
 	t = round_trip("protect label=\"q\\\"#=\\\\\\\\x\"\n");
 	assert_non_null(strstr(t, "\nprotect label=\"q\\\"#=\\\\\\\\x\"\n"));
+	free(t);
+
+	/* pressure statements: after the settings, before the rules */
+	t = round_trip("sacrifice type=b\n"
+		       "pressure some 20% 1500ms cgroup=\"/batch.slice\"\n"
+		       "fallback panic\n"
+		       "pressure \"full\" +10% 2000ms\n"
+		       "pressure full 1% 10000ms cgroup=\"/a b/c\\\"d\"\n"
+		       "protect type=s\n"
+		       "pressure some 100% 9999ms cgroup=/x\n"
+		       "pressure some 5% 1s cgroup=\"/x/y\"\n");
+	assert_string_equal(t,
+			    "mode enforce\n"
+			    "fallback panic\n"
+			    "oom-score-adj override\n"
+			    "pressure some 20% 1500ms cgroup=/batch.slice\n"
+			    "pressure full 10% 2s\n"
+			    "pressure full 1% 10s cgroup=\"/a b/c\\\"d\"\n"
+			    "pressure some 100% 9999ms cgroup=/x\n"
+			    "pressure some 5% 1s cgroup=/x/y\n"
+			    "sacrifice type=b\n"
+			    "protect type=s\n");
 	free(t);
 }
 
@@ -707,6 +1026,15 @@ static const char * const error_formats[] = {
 	"invalid adjust value %s",
 	"adjust value out of range %d..%d",
 	"label pattern ends in '\\'",
+	"missing pressure %s",
+	"invalid pressure kind %s (some or full)",
+	"invalid pressure share %s (1%% to 100%%)",
+	"invalid pressure window %s (500ms to 10s)",
+	"invalid pressure cgroup %s (an absolute cgroup path, not /)",
+	"duplicate pressure scope %s (first on line %u)",
+	"duplicate option 'cgroup'",
+	"empty value for 'cgroup'",
+	"too many pressure statements (max %d)",
 };
 
 /* Turn a printf format into a triage glob: conversions become '*'. */
@@ -715,6 +1043,10 @@ static void format_to_glob(const char *fmt, char *glob, size_t size)
 	size_t o = 0;
 
 	for (; *fmt && o + 3 < size; fmt++) {
+		if (fmt[0] == '%' && fmt[1] == '%') {
+			glob[o++] = *fmt++;
+			continue;
+		}
 		if (*fmt == '%') {
 			while (*fmt && !strchr("sudx", *fmt))
 				fmt++;
@@ -772,7 +1104,8 @@ static void test_corpus_bad(void **state)
 				    names[i], want, got);
 			failures++;
 		} else if (ret != ((strstr(want, "too large") ||
-				    strstr(want, "too many rules")) ?
+				    strstr(want, "too many rules") ||
+				    strstr(want, "too many pressure")) ?
 				   -E2BIG : -EINVAL)) {
 			print_error("FAIL %s: returned %d\n", names[i], ret);
 			failures++;
@@ -855,6 +1188,11 @@ int main(void)
 		cmocka_unit_test(test_error_null_err),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_value_length),
+		cmocka_unit_test(test_pressure),
+		cmocka_unit_test(test_pressure_values),
+		cmocka_unit_test(test_pressure_cgroup),
+		cmocka_unit_test(test_pressure_errors),
+		cmocka_unit_test(test_pressure_limits),
 		cmocka_unit_test(test_print_canonical),
 		cmocka_unit_test(test_print_truncation),
 		cmocka_unit_test(test_names),
