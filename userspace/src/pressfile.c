@@ -81,6 +81,7 @@ static int tp_odigit(char c)
  */
 static const char *tp_cgroup(const char *s, size_t len, struct tp_stmt *st)
 {
+	char tmp[TP_ESC_MAX];
 	size_t i, plen, start;
 
 	if (len >= TP_ESC_MAX)
@@ -103,12 +104,14 @@ static const char *tp_cgroup(const char *s, size_t len, struct tp_stmt *st)
 	}
 	memcpy(st->shown, s, len);
 	st->shown[len] = '\0';
-	memcpy(st->path, s, len);
-	st->path[len] = '\0';
-	tc_unescape(st->path);
-	plen = strlen(st->path);
+	/* decoded in place in a copy: the escaped text is the longer */
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	tc_unescape(tmp);
+	plen = strlen(tmp);
 	if (plen >= TP_PATH_MAX)
 		return "cgroup path too long";
+	memcpy(st->path, tmp, plen + 1);
 	if (plen < 2 || st->path[0] != '/' || st->path[plen - 1] == '/')
 		return "cgroup path not absolute, or \"/\", or ending in '/'";
 	for (i = 0; i < plen;) {
