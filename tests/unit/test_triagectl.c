@@ -454,7 +454,7 @@ static void test_check_json(void **state)
 	r = run(f, "--json", "check", f->file, "--selinux-policy",
 		TRIAGE_TEST_SELINUX);
 	assert_int_equal(r.rc, 1);
-	assert_contains(r.out, "\"ok\":false,\"rules\":1,\"errors\":1,\"warnings\":0,"
+	assert_contains(r.out, "\"ok\":false,\"rules\":1,\"pressure_statements\":0,\"errors\":1,\"warnings\":0,"
 			"\"diagnostics\":[{\"line\":1,\"column\":14,\"severity\":\"error\","
 			"\"message\":\"unknown SELinux type 'web_tt' (did you mean 'web_t'?)\"}],"
 			"\"error\":{\"exit\":1,\"kind\":\"error\",\"message\":\"");
@@ -629,7 +629,7 @@ static void test_load_diff(void **state)
 			"\"fallback\":{\"from\":\"panic\",\"to\":\"panic\",\"changed\":false},"
 			"\"oom-score-adj\":{\"from\":\"override\",\"to\":\"override\",\"changed\":false}},"
 			"\"mode_set_at_run_time\":false,\"added\":[],\"removed\":[],\"reordered\":false,"
-			"\"verdict_changes\":null,\"check\":{");
+			"\"pressure_added\":[],\"pressure_removed\":[],\"verdict_changes\":null,\"check\":{");
 	assert_contains(r.out, "\"error\":null}\n");
 	run_free(&r);
 
@@ -760,7 +760,7 @@ static void test_status(void **state)
 			"\"oom_select_hook\":null,\"policy_loaded\":true,\"policy_hash\":\"9f1c0e1d2a3b4c5d\",\"policy_generation\":3,"
 			"\"policy_load_time\":1764748800,\"policy_rules\":3,\"load_error\":null,"
 			"\"counters\":{\"oom_events\":12,");
-	assert_contains(r.out, "\"rule_hits\":[5,9,4],\"inert_rules\":[],\"error\":null}\n");
+	assert_contains(r.out, "\"rule_hits\":[5,9,4],\"inert_rules\":[],\"pressure\":[],\"error\":null}\n");
 	run_free(&r);
 
 	/* triage not in the chain, a refused load, dropped audit records */
@@ -2429,6 +2429,303 @@ static void test_check_corpus(void **state)
 	globfree(&g);
 }
 
+/* ------------------------------------------------------------ pressure */
+
+/* the fake /proc gets PSI: proc/pressure/memory */
+static void put_psi(struct fake *f)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/pressure", f->proc);
+	assert_int_equal(mkdir(path, 0755) == 0 || errno == EEXIST, 1);
+	put(path, "memory", "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+	    "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
+}
+
+static const char pressure_policy[] =
+	"pressure full 10% 2s\n"
+	"protect type=protected_t\n"
+	"pressure some 20% 1500ms cgroup=/batch.slice\n"
+	"sacrifice type=batch_t rank=900 group\n"
+	"adjust -300 type=web_t\n";
+
+/* check: counts them, warns about a kernel without PSI on this system only */
+static void test_check_pressure(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	/* against another SELinux policy: not this system, no PSI warning */
+	r = check(f, pressure_policy);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	assert_contains(r.out, "in.policy: ok, 3 rules, 2 pressure statements, 0 warnings\n");
+	run_free(&r);
+
+	/* against this system, whose kernel has no PSI: a warning */
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.err, "in.policy:1:1: warning: the kernel has no PSI: pressure statements will never fire\n");
+	assert_contains(r.out, "in.policy: ok, 3 rules, 2 pressure statements, 1 warning\n");
+	run_free(&r);
+	r = run(f, "--json", "check", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "\"ok\":true,\"rules\":3,\"pressure_statements\":2,\"errors\":0,\"warnings\":1,"
+			"\"diagnostics\":[{\"line\":1,\"column\":1,\"severity\":\"warning\","
+			"\"message\":\"the kernel has no PSI: pressure statements will never fire\"}]");
+	run_free(&r);
+	/* -q: errors only */
+	r = run(f, "-q", "check", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	run_free(&r);
+	/* a policy without pressure statements: nothing to say */
+	put(f->dir, "in.policy", "protect type=protected_t\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_not_contains(r.err, "PSI");
+	assert_contains(r.out, "in.policy: ok, 1 rule, 0 warnings\n");
+	run_free(&r);
+	/* the first pressure statement is where it is said */
+	put(f->dir, "in.policy", "protect type=protected_t\n\n  pressure some 1% 1s cgroup=/a\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_contains(r.err, "in.policy:3:3: warning: the kernel has no PSI");
+	assert_contains(r.out, "ok, 1 rule, 1 pressure statement, 1 warning\n");
+	run_free(&r);
+
+	/* a kernel with PSI: no warning */
+	put_psi(f);
+	put(f->dir, "in.policy", pressure_policy);
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	assert_contains(r.out, "in.policy: ok, 3 rules, 2 pressure statements, 0 warnings\n");
+	run_free(&r);
+}
+
+/* check: the kernel's errors in pressure statements, all of them, with hints */
+static void test_check_pressure_errors(void **state)
+{
+	struct fake *f = *state;
+	struct run r = check(f,
+		"presure full 10% 2s\n"
+		"pressure ful 10% 2s\n"
+		"pressure full 10% 2s cgrop=/a\n"
+		"protect type=web_t cgroup=/a\n"
+		"pressure some 10% 2s cgroup=/a type=web_t\n"
+		"pressure some 10% 2s cgroup=/b group\n"
+		"pressure some 10% 499ms cgroup=/c\n"
+		"pressure full 1% 1s\n"
+		"pressure full 1% 1s\n"
+		"cgroup=/x\n"
+		"protect type=web_t\n");
+
+	assert_int_equal(r.rc, 1);
+	assert_contains(r.err, "in.policy:1:1: error: unknown keyword 'presure' (did you mean 'pressure'?)\n");
+	assert_contains(r.err, "in.policy:2:10: error: invalid pressure kind 'ful' (some or full) (did you mean 'full'?)\n");
+	assert_contains(r.err, "in.policy:3:22: error: unknown matcher 'cgrop' (did you mean 'cgroup'?)\n");
+	assert_contains(r.err, "in.policy:4:20: error: unknown matcher 'cgroup' (cgroup= is only valid on a pressure statement)\n");
+	assert_contains(r.err, "in.policy:5:32: error: unknown matcher 'type' (a pressure statement takes only cgroup=)\n");
+	assert_contains(r.err, "in.policy:6:32: error: unknown option 'group' (a pressure statement takes only cgroup=)\n");
+	assert_contains(r.err, "in.policy:7:19: error: invalid pressure window '499ms' (500ms to 10s)\n");
+	assert_contains(r.err, "in.policy:9:1: error: duplicate pressure scope 'system' (first on line 8)\n");
+	assert_contains(r.err, "in.policy:10:1: error: unknown keyword 'cgroup' (cgroup= is only valid on a pressure statement)\n");
+	assert_contains(r.err, "in.policy: 9 errors, 0 warnings\n");
+	run_free(&r);
+
+	/* too many: a limit of the whole policy, the check stops there */
+	{
+		char text[2048];
+		size_t len = 0, i;
+
+		for (i = 0; i <= TRIAGE_PRESSURE_MAX; i++)
+			len += snprintf(text + len, sizeof(text) - len,
+					"pressure some 10%% 2s cgroup=/s%zu\n", i);
+		snprintf(text + len, sizeof(text) - len, "protec type=web_t\n");
+		r = check(f, text);
+		assert_int_equal(r.rc, 1);
+		assert_contains(r.err, "in.policy:17:1: error: too many pressure statements (max 16)\n");
+		assert_not_contains(r.err, "protec");
+		run_free(&r);
+	}
+}
+
+/* load and diff: pressure statements added and removed, apart from rules */
+static void test_load_pressure(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	put(f->dir, "in.policy", pressure_policy);
+	r = run(f, "diff", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "diff ");
+	assert_contains(r.out, "in.policy: 3 rules, 2 pressure statements, against the policy in force:\n"
+			"  ~ fallback classic (was: fallback panic)\n"
+			"  + pressure full 10% 2s\n"
+			"  + pressure some 20% 1500ms cgroup=/batch.slice\n"
+			"running tasks whose verdict changes: none (of 4 candidates)\n");
+	assert_not_contains(r.out, "reordered");
+	run_free(&r);
+	r = run(f, "diff", f->file, "--no-selinux", "--json");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "\"rules\":3,\"pressure_statements\":2,");
+	assert_contains(r.out, "\"added\":[],\"removed\":[],\"reordered\":false,"
+			"\"pressure_added\":[\"pressure full 10% 2s\",\"pressure some 20% 1500ms cgroup=/batch.slice\"],"
+			"\"pressure_removed\":[],");
+	run_free(&r);
+
+	/* loaded: the kernel's canonical form has them before the rules */
+	put_psi(f);
+	r = run(f, "load", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.err, "");
+	assert_contains(r.out, "in.policy: 3 rules, 2 pressure statements, hash 9f1c0e1d2a3b4c5d, generation 3\n");
+	run_free(&r);
+	put(f->dir, "policy", "mode enforce\nfallback classic\noom-score-adj override\n"
+	    "pressure full 10% 2s\npressure some 20% 1500ms cgroup=/batch.slice\n"
+	    "protect type=protected_t\nsacrifice type=batch_t rank=900 group\n"
+	    "adjust -300 type=web_t\n");
+
+	/* the same statements in another order: no change */
+	put(f->dir, "in.policy", "pressure some 20% 1500ms cgroup=\"/batch.slice\"\n"
+	    "protect type=protected_t\nsacrifice type=batch_t rank=900 group\n"
+	    "adjust -300 type=web_t\npressure full 10% 2000ms\n");
+	r = run(f, "diff", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "  no change\n");
+	run_free(&r);
+
+	/* one changed, one removed, a rule removed: each said once */
+	put(f->dir, "in.policy", "pressure some 30% 1500ms cgroup=/batch.slice\n"
+	    "protect type=protected_t\nsacrifice type=batch_t rank=900 group\n");
+	r = run(f, "diff", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "in.policy: 2 rules, 1 pressure statement, against the policy in force:\n"
+			"  - pressure full 10% 2s\n"
+			"  - pressure some 20% 1500ms cgroup=/batch.slice\n"
+			"  + pressure some 30% 1500ms cgroup=/batch.slice\n"
+			"  - adjust -300 type=web_t\n"
+			"running tasks whose verdict changes:\n");
+	assert_not_contains(r.out, "reordered");
+	run_free(&r);
+
+	/* rules reordered around them: still reported */
+	put(f->dir, "in.policy", "pressure full 10% 2s\n"
+	    "sacrifice type=batch_t rank=900 group\nprotect type=protected_t\n"
+	    "pressure some 20% 1500ms cgroup=/batch.slice\nadjust -300 type=web_t\n");
+	r = run(f, "diff", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "  rules reordered");
+	assert_not_contains(r.out, "  + ");
+	assert_not_contains(r.out, "  - ");
+	run_free(&r);
+}
+
+/* status and explain of a policy in force with pressure statements */
+static void test_status_explain_pressure(void **state)
+{
+	static const char policy[] =
+		"mode enforce\nfallback panic\noom-score-adj override\n"
+		"pressure full 10% 2s\n"
+		"pressure some 20% 1500ms cgroup=/batch.slice\n"
+		"pressure some 5% 10s cgroup=\"/user.slice/my app.scope\"\n"
+		"protect type=protected_t\n"
+		"sacrifice type=batch_t rank=900 group\n"
+		"adjust -300 type=web_t\n";
+	struct fake *f = *state;
+	char path[160];
+	struct run r;
+
+	put(f->dir, "policy", policy);
+	r = run(f, "status");
+	assert_int_equal(r.rc, 0);
+	/* the rules are numbered without the pressure statements */
+	assert_contains(r.out, "rule hits:\n"
+			"     1         5  protect type=protected_t\n"
+			"     2         9  sacrifice type=batch_t rank=900 group\n"
+			"     3         4  adjust -300 type=web_t\n");
+	assert_contains(r.out, "early action           1: pressure full 10% 2s\n"
+			"                       2: pressure some 20% 1500ms cgroup=/batch.slice\n"
+			"                       3: pressure some 5% 10s cgroup=\"/user.slice/my app.scope\"\n");
+	assert_contains(r.err, "triagectl: warning: the kernel has no PSI: pressure statements will never fire\n");
+	run_free(&r);
+	r = run(f, "status", "--json");
+	assert_contains(r.out, "\"inert_rules\":[],\"pressure\":[\"pressure full 10% 2s\","
+			"\"pressure some 20% 1500ms cgroup=/batch.slice\","
+			"\"pressure some 5% 10s cgroup=\\\"/user.slice/my app.scope\\\"\"],\"error\":null}\n");
+	run_free(&r);
+	put_psi(f);
+	r = run(f, "status");
+	assert_string_equal(r.err, "");
+	run_free(&r);
+	/* the policy unreadable: unknown, not none */
+	deny_name = "policy";
+	deny_errno = EACCES;
+	r = run(f, "status", "--json");
+	assert_contains(r.out, "\"pressure\":null,");
+	run_free(&r);
+	deny_name = NULL;
+
+	/* explain: which statements' early action may take the task */
+	snprintf(path, sizeof(path), "%s/211", f->proc);
+	put(path, "cgroup", "0::/batch.slice/job-7.scope\n");
+	r = run(f, "explain", "211");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "rule     2: sacrifice type=batch_t rank=900 group\n");
+	assert_contains(r.out, "pressure statement 1 (pressure full 10% 2s) may take it early\n"
+			"         statement 2 (pressure some 20% 1500ms cgroup=/batch.slice) may take it early\n");
+	assert_not_contains(r.out, "statement 3");
+	run_free(&r);
+	r = run(f, "explain", "211", "--json");
+	assert_contains(r.out, "\"rule\":2,\"rule_text\":\"sacrifice type=batch_t rank=900 group\",");
+	assert_contains(r.out, "\"cgroup\":\"/batch.slice/job-7.scope\",\"pressure\":["
+			"\"pressure full 10% 2s\",\"pressure some 20% 1500ms cgroup=/batch.slice\"],\"error\":null}\n");
+	run_free(&r);
+	/* a sibling whose name starts the same is not below /batch.slice */
+	put(path, "cgroup", "0::/batch.slice2/x.scope\n");
+	r = run(f, "explain", "211");
+	assert_contains(r.out, "pressure statement 1 (pressure full 10% 2s) may take it early\n");
+	assert_not_contains(r.out, "statement 2");
+	run_free(&r);
+	/* cgroup v1 lines are not its cgroup v2 path */
+	put(path, "cgroup", "12:memory:/batch.slice\n0::/user.slice/my app.scope\n");
+	r = run(f, "explain", "211");
+	assert_contains(r.out, "statement 3 (pressure some 5% 10s cgroup=\"/user.slice/my app.scope\") may take it early\n");
+	assert_not_contains(r.out, "statement 2");
+	run_free(&r);
+
+	/* protected: never by early action */
+	r = run(f, "explain", "198");
+	assert_contains(r.out, "verdict  protect\n");
+	assert_contains(r.out, "pressure protected: early action never takes it\n");
+	assert_not_contains(r.out, "may take it early");
+	run_free(&r);
+	r = run(f, "explain", "198", "--json");
+	assert_contains(r.out, "\"cgroup\":null,\"pressure\":[],\"error\":null}\n");
+	run_free(&r);
+
+	/* only cgroup statements, and the task in none of them */
+	put(f->dir, "policy", "pressure some 20% 1500ms cgroup=/batch.slice\nprotect type=protected_t\n");
+	r = run(f, "explain", "300");
+	assert_contains(r.out, "pressure no pressure statement covers its cgroup (unknown): early action never takes it\n");
+	run_free(&r);
+	snprintf(path, sizeof(path), "%s/300", f->proc);
+	put(path, "cgroup", "0::/user.slice\n");
+	r = run(f, "explain", "300");
+	assert_contains(r.out, "pressure no pressure statement covers its cgroup (/user.slice): early action never takes it\n");
+	run_free(&r);
+
+	/* no pressure statements: no pressure line */
+	put(f->dir, "policy", active_policy);
+	r = run(f, "explain", "300");
+	assert_not_contains(r.out, "pressure");
+	run_free(&r);
+	r = run(f, "explain", "300", "--json");
+	assert_contains(r.out, "\"cgroup\":\"/user.slice\",\"pressure\":[],");
+	run_free(&r);
+}
+
 /* ------------------------------------------------------------ examples */
 
 /* Every example policy passes check against Debian's reference policy. */
@@ -2493,6 +2790,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_load_dry_run_and_diff, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_log_follow_gap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_corpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_pressure, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_pressure_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_pressure, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status_explain_pressure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_examples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_completion_accepted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage_one_line, setup, teardown),

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "triagectl.h"
 
@@ -407,10 +408,10 @@ static bool tc_blank_statement(char *t, size_t len, unsigned int line)
 
 static const char *const tc_keywords[] = {
 	"protect", "sacrifice", "adjust", "mode", "fallback", "oom-score-adj",
-	NULL,
+	"pressure", NULL,
 };
 static const char *const tc_matchers[] = {
-	"user", "role", "type", "range", "label", "rank", NULL,
+	"user", "role", "type", "range", "label", "rank", "cgroup", NULL,
 };
 static const char *const tc_options[] = { "group", "rank", NULL };
 static const char *const tc_modes[] = { "enforce", "permissive", NULL };
@@ -418,6 +419,16 @@ static const char *const tc_fallbacks[] = {
 	"classic", "panic", "least-protected", NULL,
 };
 static const char *const tc_score_adjs[] = { "override", "respect", NULL };
+static const char *const tc_pressure_kinds[] = { "some", "full", NULL };
+
+/* Is @w one of @words? */
+static bool tc_word_in(const char *w, const char *const *words)
+{
+	for (; *words; words++)
+		if (!strcmp(w, *words))
+			return true;
+	return false;
+}
 
 /* The kernel's reason, with "did you mean" for a misspelt word. */
 static void tc_syntax_diag(struct tc_check *res,
@@ -433,6 +444,7 @@ static void tc_syntax_diag(struct tc_check *res,
 		{ "invalid mode '", tc_modes },
 		{ "invalid fallback '", tc_fallbacks },
 		{ "invalid oom-score-adj '", tc_score_adjs },
+		{ "invalid pressure kind '", tc_pressure_kinds },
 	};
 	char word[64];
 	const char *near = NULL, *w, *q;
@@ -449,19 +461,31 @@ static void tc_syntax_diag(struct tc_check *res,
 			break;
 		memcpy(word, w, q - w);
 		word[q - w] = '\0';
+		/*
+		 * A matcher or option the parser knows, refused: it is on the
+		 * other kind of statement.  cgroup belongs to pressure
+		 * statements; on those, every rule's matcher (X=...) and
+		 * option is unknown.
+		 */
+		if ((i == 0 || i == 1 || i == 2) && !strcmp(word, "cgroup")) {
+			tc_diag(res, err->line, err->column, TC_ERROR,
+				"%s (cgroup= is only valid on a pressure statement)",
+				err->reason);
+			return;
+		}
+		if ((i == 1 && tc_word_in(word, tc_matchers)) ||
+		    (i == 2 && tc_word_in(word, tc_options))) {
+			tc_diag(res, err->line, err->column, TC_ERROR,
+				"%s (a pressure statement takes only cgroup=)",
+				err->reason);
+			return;
+		}
 		near = tc_nearest(word, kinds[i].words);
-		if (!near && i == 0 && tc_nearest(word, tc_matchers) == NULL) {
-			unsigned int k;
-
-			for (k = 0; tc_matchers[k]; k++)
-				if (!strcmp(word, tc_matchers[k]))
-					break;
-			if (tc_matchers[k]) {
-				tc_diag(res, err->line, err->column, TC_ERROR,
-					"%s (a rule starts with protect, sacrifice or adjust)",
-					err->reason);
-				return;
-			}
+		if (!near && i == 0 && tc_word_in(word, tc_matchers)) {
+			tc_diag(res, err->line, err->column, TC_ERROR,
+				"%s (a rule starts with protect, sacrifice or adjust)",
+				err->reason);
+			return;
 		}
 		break;
 	}
@@ -498,6 +522,13 @@ static void tc_check_policy(const char *text, size_t len,
 	if (!p->nr_rules && !res->syntax_error)
 		tc_diag(res, 0, 0, TC_WARNING,
 			"the policy has no rules: it protects and sacrifices nothing, every OOM is decided as without triage");
+	/* PSI: CONFIG_PSI, and not turned off with psi=0 on the command line */
+	if (p->nr_pressure && o->proc && !tc_have_psi(o->proc)) {
+		unsigned int line = p->pressure[0].line;
+
+		tc_diag(res, line, tc_keyword_column(text, len, line),
+			TC_WARNING, TC_NO_PSI);
+	}
 	for (i = 0; i < p->nr_rules; i++) {
 		const struct triage_rule *r = &p->rules[i];
 
@@ -681,9 +712,10 @@ void tc_check_json(FILE *f, const char *file, const char *selinux,
 		tc_json_str(f, selinux);
 	else
 		fputs("null", f);
-	fprintf(f, ",\"ok\":%s,\"rules\":%u,\"errors\":%u,\"warnings\":%u,\"diagnostics\":[",
+	fprintf(f, ",\"ok\":%s,\"rules\":%u,\"pressure_statements\":%u,\"errors\":%u,\"warnings\":%u,\"diagnostics\":[",
 		res->errors ? "false" : "true",
-		res->policy ? res->policy->nr_rules : 0, res->errors,
+		res->policy ? res->policy->nr_rules : 0,
+		res->policy ? res->policy->nr_pressure : 0, res->errors,
 		res->warnings);
 	for (i = 0; i < res->ndiags; i++) {
 		const struct tc_diag *d = &res->diags[i];
@@ -704,6 +736,15 @@ void tc_check_add(struct tc_check *res, enum tc_severity sev,
 	if (res->ndiags > 1)
 		qsort(res->diags, res->ndiags, sizeof(*res->diags),
 		      tc_diag_cmp);
+}
+
+bool tc_have_psi(const char *proc)
+{
+	char *path = tc_path(proc, "pressure/memory");
+	bool ok = access(path, F_OK) == 0;
+
+	free(path);
+	return ok;
 }
 
 void tc_check_free(struct tc_check *res)

@@ -174,6 +174,18 @@ static void tc_chain_warning(struct tc_ctx *ctx, const char *chain,
 			tc_esc(chain));
 }
 
+/* ", 2 pressure statements" (none: ""), for the one-line summaries */
+static const char *tc_pressure_count(const struct triage_policy *p)
+{
+	static char buf[48];
+
+	if (!p || !p->nr_pressure)
+		return "";
+	snprintf(buf, sizeof(buf), ", %u pressure statement%s",
+		 p->nr_pressure, p->nr_pressure == 1 ? "" : "s");
+	return buf;
+}
+
 /* ------------------------------------------------------------ check */
 
 /* Two options given that exclude each other: say so (a usage error). */
@@ -267,8 +279,12 @@ static char *tc_check_file(struct tc_ctx *ctx, const char *file,
 		*rc = TC_EXIT_ERROR;
 		return NULL;
 	}
-	/* the LSM that labels processes, unless told which SELinux policy */
+	/*
+	 * The LSM that labels processes and the kernel's PSI, unless told
+	 * which SELinux policy: then the check is not against this system.
+	 */
 	if (!selpath) {
+		o.proc = ctx->proc;
 		lsms = tc_lsm_list(ctx);
 		o.major_lsm = tc_major_lsm(lsms);
 		if (ctx->verbosity > 0 && lsms)
@@ -334,10 +350,11 @@ int tc_cmd_check(struct tc_ctx *ctx, int argc, char **argv)
 				res.errors == 1 ? "" : "s", res.warnings,
 				res.warnings == 1 ? "" : "s");
 		else if (ctx->verbosity >= 0)
-			fprintf(ctx->out, "%s: ok, %u rule%s, %u warning%s\n",
+			fprintf(ctx->out, "%s: ok, %u rule%s%s, %u warning%s\n",
 				tc_esc(name), res.policy->nr_rules,
 				res.policy->nr_rules == 1 ? "" : "s",
-				res.warnings, res.warnings == 1 ? "" : "s");
+				tc_pressure_count(res.policy), res.warnings,
+				res.warnings == 1 ? "" : "s");
 	}
 	tc_check_free(&res);
 	return rc;
@@ -346,8 +363,10 @@ int tc_cmd_check(struct tc_ctx *ctx, int argc, char **argv)
 /* ------------------------------------------------------------ diff */
 
 struct tc_diff {
-	char **added, **removed;
+	char **added, **removed;	/* rules */
 	size_t nadded, nremoved;
+	char **padded, **premoved;	/* pressure statements */
+	size_t npadded, npremoved;
 	const char *setting[3][2];	/* name -> old, new (changed only) */
 	const char *from[3], *to[3];	/* every setting's lines; from may be NULL */
 	bool reordered;
@@ -359,18 +378,50 @@ struct tc_diff {
 	const char *policy_mode;
 };
 
-/* Rules added and removed, by canonical text (a multiset difference). */
-static void tc_diff(char **old, size_t nold, char **new, size_t nnew,
-		    struct tc_diff *d)
+/*
+ * The lines of old[ob..oe) not in new[nb..ne) (a multiset difference),
+ * into *out; used[] marks the lines of new that were matched.
+ */
+static size_t tc_diff_lines(char **old, size_t ob, size_t oe, char **new,
+			    size_t nb, size_t ne, bool *used, char **out)
+{
+	size_t i, j, n = 0;
+
+	for (i = ob; i < oe; i++) {
+		for (j = nb; j < ne; j++)
+			if (!used[j] && !strcmp(old[i], new[j]))
+				break;
+		if (j < ne)
+			used[j] = true;
+		else
+			out[n++] = old[i];
+	}
+	return n;
+}
+
+/*
+ * Settings changed, pressure statements and rules added and removed, by
+ * canonical text; @opress and @npress: the pressure statements' lines
+ * after the three settings of @old and @new.  Their order does not
+ * matter (one per scope); the rules' does.
+ */
+static void tc_diff(char **old, size_t nold, size_t opress, char **new,
+		    size_t nnew, size_t npress, struct tc_diff *d)
 {
 	bool *used = calloc(nnew + 1, 1);
-	size_t i, j, k = 0;
+	size_t orules = 3 + opress, nrules = 3 + npress, i, j, k = 0;
 
 	if (!used)
 		exit(TC_EXIT_ERROR);
 	memset(d, 0, sizeof(*d));
+	if (orules > nold)
+		orules = nold;
+	if (nrules > nnew)
+		nrules = nnew;
 	d->added = tc_xmalloc((nnew + 1) * sizeof(char *));
 	d->removed = tc_xmalloc((nold + 1) * sizeof(char *));
+	d->padded = tc_xmalloc((nnew + 1) * sizeof(char *));
+	d->premoved = tc_xmalloc((nold + 1) * sizeof(char *));
 	for (i = 0; i < 3 && i < nnew; i++) {
 		d->from[i] = i < nold ? old[i] : NULL;
 		d->to[i] = new[i];
@@ -380,21 +431,19 @@ static void tc_diff(char **old, size_t nold, char **new, size_t nnew,
 			d->setting[i][0] = old[i];
 			d->setting[i][1] = new[i];
 		}
-	for (i = 3; i < nold; i++) {
-		for (j = 3; j < nnew; j++)
-			if (!used[j] && !strcmp(old[i], new[j]))
-				break;
-		if (j < nnew)
-			used[j] = true;
-		else
-			d->removed[d->nremoved++] = old[i];
-	}
-	for (j = 3; j < nnew; j++)
+	d->npremoved = tc_diff_lines(old, 3, orules, new, 3, nrules, used,
+				     d->premoved);
+	for (j = 3; j < nrules; j++)
+		if (!used[j])
+			d->padded[d->npadded++] = new[j];
+	d->nremoved = tc_diff_lines(old, orules, nold, new, nrules, nnew, used,
+				    d->removed);
+	for (j = nrules; j < nnew; j++)
 		if (!used[j])
 			d->added[d->nadded++] = new[j];
 	if (!d->nadded && !d->nremoved)
-		for (i = 3; i < nold && i < nnew; i++)
-			if (strcmp(old[i], new[i]))
+		for (i = orules, j = nrules; i < nold && j < nnew; i++, j++)
+			if (strcmp(old[i], new[j]))
 				k++;
 	d->reordered = k > 0;
 	free(used);
@@ -527,8 +576,18 @@ static void tc_diff_print(struct tc_ctx *ctx, const struct tc_diff *d)
 			fputs(i ? "," : "", f);
 			tc_json_str(f, d->removed[i]);
 		}
-		fprintf(f, "],\"reordered\":%s",
+		fprintf(f, "],\"reordered\":%s,\"pressure_added\":[",
 			d->reordered ? "true" : "false");
+		for (i = 0; i < d->npadded; i++) {
+			fputs(i ? "," : "", f);
+			tc_json_str(f, d->padded[i]);
+		}
+		fputs("],\"pressure_removed\":[", f);
+		for (i = 0; i < d->npremoved; i++) {
+			fputs(i ? "," : "", f);
+			tc_json_str(f, d->premoved[i]);
+		}
+		fputc(']', f);
 		return;
 	}
 	for (i = 0; i < 3; i++) {
@@ -542,6 +601,10 @@ static void tc_diff_print(struct tc_ctx *ctx, const struct tc_diff *d)
 			fprintf(f, "  ~ %s (was: %s)\n", d->setting[i][1],
 				d->setting[i][0]);
 	}
+	for (i = 0; i < d->npremoved; i++)
+		fprintf(f, "  - %s\n", d->premoved[i]);
+	for (i = 0; i < d->npadded; i++)
+		fprintf(f, "  + %s\n", d->padded[i]);
 	for (i = 0; i < d->nremoved; i++)
 		fprintf(f, "  - %s\n", d->removed[i]);
 	for (i = 0; i < d->nadded; i++)
@@ -549,8 +612,9 @@ static void tc_diff_print(struct tc_ctx *ctx, const struct tc_diff *d)
 	if (d->reordered)
 		fputs("  rules reordered (first match wins: this can change verdicts)\n",
 		      f);
-	if (!d->nadded && !d->nremoved && !d->reordered &&
-	    !d->setting[0][0] && !d->setting[1][0] && !d->setting[2][0])
+	if (!d->nadded && !d->nremoved && !d->reordered && !d->npadded &&
+	    !d->npremoved && !d->setting[0][0] && !d->setting[1][0] &&
+	    !d->setting[2][0])
 		fputs("  no change\n", f);
 }
 
@@ -707,9 +771,10 @@ static int tc_load(struct tc_ctx *ctx, int argc, char **argv,
 
 	newl = tc_canonical_lines(res.policy, &nnew);
 	if (oldl) {
-		tc_diff(oldl, nold, newl, nnew, &d);
+		tc_diff(oldl, nold, old->nr_pressure, newl, nnew,
+			res.policy->nr_pressure, &d);
 	} else {
-		tc_diff(newl, 3, newl, nnew, &d);
+		tc_diff(newl, 3, 0, newl, nnew, res.policy->nr_pressure, &d);
 		d.from[0] = d.from[1] = d.from[2] = NULL;
 	}
 	/*
@@ -753,7 +818,8 @@ static int tc_load(struct tc_ctx *ctx, int argc, char **argv,
 			kind == TC_LOAD ? "true" : "false",
 			kind == TC_LOAD ? "false" : "true");
 		tc_json_str(f, name);
-		fprintf(f, ",\"rules\":%u", res.policy->nr_rules);
+		fprintf(f, ",\"rules\":%u,\"pressure_statements\":%u",
+			res.policy->nr_rules, res.policy->nr_pressure);
 		fputs(",\"hash\":", f);
 		tc_json_str_or_null(f, kind == TC_LOAD ? hash : NULL);
 		fputs(",\"generation\":", f);
@@ -777,14 +843,16 @@ static int tc_load(struct tc_ctx *ctx, int argc, char **argv,
 		FILE *f = ctx->out;
 
 		if (kind == TC_LOAD && ctx->verbosity >= 0)
-			fprintf(f, "loaded %s: %u rule%s, hash %s, generation %s\n",
+			fprintf(f, "loaded %s: %u rule%s%s, hash %s, generation %s\n",
 				tc_esc(name), res.policy->nr_rules,
-				res.policy->nr_rules == 1 ? "" : "s", hash, gen);
+				res.policy->nr_rules == 1 ? "" : "s",
+				tc_pressure_count(res.policy), hash, gen);
 		else if (kind != TC_LOAD)
-			fprintf(f, "%s %s: %u rule%s, against the %s:\n",
+			fprintf(f, "%s %s: %u rule%s%s, against the %s:\n",
 				kind == TC_DRY_RUN ? "would load (dry run, nothing loaded)" :
 				"diff", tc_esc(name), res.policy->nr_rules,
 				res.policy->nr_rules == 1 ? "" : "s",
+				tc_pressure_count(res.policy),
 				old ? "policy in force" : "kernel without a policy");
 		if (kind != TC_LOAD || ctx->verbosity >= 0)
 			tc_diff_print(ctx, &d);
@@ -796,6 +864,8 @@ static int tc_load(struct tc_ctx *ctx, int argc, char **argv,
 			tc_esc(name), res.errors, res.errors == 1 ? "" : "s");
 	free(d.added);
 	free(d.removed);
+	free(d.padded);
+	free(d.premoved);
 	tc_free_lines(newl, nnew);
 	rc = TC_EXIT_OK;
 out_old:
@@ -914,11 +984,13 @@ static size_t tc_inert_rules(struct tc_ctx *ctx, const struct triage_policy *p,
 	for (i = 0; i < res.ndiags; i++) {
 		char line[600];
 
+		/* the canonical text: settings, pressure statements, rules */
 		if (!strstr(res.diags[i].msg, "loaded inert") ||
-		    res.diags[i].line < 4)
+		    res.diags[i].line < 4 + p->nr_pressure)
 			continue;
 		snprintf(line, sizeof(line), "rule %u: %s",
-			 res.diags[i].line - 3, res.diags[i].msg);
+			 res.diags[i].line - 3 - p->nr_pressure,
+			 res.diags[i].msg);
 		v[n++] = tc_strdup(line);
 	}
 	tc_check_free(&res);
@@ -1048,7 +1120,17 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 			fputs(i ? "," : "", f);
 			tc_json_str(f, inert[i]);
 		}
-		fputc(']', f);
+		/* the policy's pressure statements; null when it is unreadable */
+		fputs(pol || !loaded ? "],\"pressure\":[" : "],\"pressure\":null", f);
+		for (i = 0; pol && i < pol->nr_pressure; i++) {
+			char *t = tc_pressure_text(pol, i);
+
+			fputs(i ? "," : "", f);
+			tc_json_str(f, t);
+			free(t);
+		}
+		if (pol || !loaded)
+			fputc(']', f);
 		tc_json_end(ctx, rc, rc == TC_EXIT_NOPOLICY ? "no policy loaded" :
 			    rc == TC_EXIT_NOCHAIN ? "triage is not in vm.oom_policy" : NULL);
 	} else {
@@ -1084,6 +1166,13 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 			fprintf(f, "%-22s %s\n", "last refused load", tc_esc(lerr));
 		for (i = 0; i < ninert; i++)
 			fprintf(f, "%-22s %s\n", i ? "" : "inert rules", inert[i]);
+		for (i = 0; pol && i < pol->nr_pressure; i++) {
+			char *t = tc_pressure_text(pol, i);
+
+			fprintf(f, "%-22s %zu: %s\n", i ? "" : "early action",
+				i + 1, t);
+			free(t);
+		}
 		fputs("counters:\n", f);
 		for (p = stats; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
 			char key[64];
@@ -1129,6 +1218,9 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	}
 	errno = chain_errno;
 	tc_chain_warning(ctx, chain, mode);
+	if (pol && pol->nr_pressure && !tc_have_psi(ctx->proc) &&
+	    ctx->verbosity >= 0)
+		fputs("triagectl: warning: " TC_NO_PSI "\n", ctx->err);
 	/* stats and mode are for anybody; the policy and load_error are not */
 	if (!pol && e && e != ENOENT && ctx->verbosity >= 0)
 		fprintf(ctx->err, "triagectl: note: %s: the rules' texts and inert rules are not shown\n",

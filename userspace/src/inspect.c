@@ -279,6 +279,34 @@ static char *tc_task_label(struct tc_ctx *ctx, const char *pid,
 	return label;
 }
 
+/*
+ * The task's cgroup v2 path ("/user.slice/..."), from /proc/PID/cgroup's
+ * "0::" line; NULL when unknown.
+ */
+static char *tc_task_cgroup(struct tc_ctx *ctx, const char *pid)
+{
+	char *dir = tc_path(ctx->proc, pid), *path = tc_path(dir, "cgroup");
+	char *text = NULL, *line, *cg = NULL;
+	int fd;
+
+	fd = ctx->open_file ? ctx->open_file(path, O_RDONLY | O_CLOEXEC) :
+			      open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		text = tc_read_fd(fd, 1 << 16, NULL);
+	free(dir);
+	free(path);
+	for (line = text; line && *line; line = strchr(line, '\n') ?
+					     strchr(line, '\n') + 1 : NULL) {
+		if (strncmp(line, "0::/", 4))
+			continue;
+		cg = tc_strdup(line + 3);
+		cg[strcspn(cg, "\n")] = '\0';
+		break;
+	}
+	free(text);
+	return cg;
+}
+
 /* The matcher that names this label best, for a suggested rule. */
 static char *tc_suggest_matcher(const char *label)
 {
@@ -313,6 +341,9 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 {
 	struct triage_policy *pol;
 	char *pos[1], *label, *comm, *adj, *rtext = NULL, *end, *sugg, *lsms, *dir;
+	char *cgroup = NULL;
+	bool protected, *early = NULL;
+	unsigned int i, nearly;
 	const char *verdict = "none", *krank = NULL, *kpoints = NULL;
 	const char *kverdict = NULL, *krule = NULL, *ktier = NULL;
 	const char *major;
@@ -366,6 +397,7 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 	label = tc_task_label(ctx, want, major, &le);
 	comm = tc_proc_read(ctx, want, "comm");
 	adj = tc_proc_read(ctx, want, "oom_score_adj");
+	cgroup = tc_task_cgroup(ctx, want);
 	if (!label && le == ENOENT && stat(ctx->proc, &st) == 0) {
 		/* gone between the checks */
 		rc = tc_fail(ctx, TC_EXIT_ERROR, "no such process: %ld", pid);
@@ -422,6 +454,14 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 		verdict = triage_verdict_name(pol->rules[idx].verdict);
 	}
 	sugg = tc_suggest_matcher(label);
+	/* the pressure statements whose early action may take it */
+	protected = idx >= 0 && pol->rules[idx].verdict == TRIAGE_VERDICT_PROTECT;
+	if (pol) {
+		early = tc_xmalloc(pol->nr_pressure + 1);
+		for (i = 0; i < pol->nr_pressure; i++)
+			early[i] = !protected &&
+				   tc_pressure_covers(&pol->pressure[i], cgroup);
+	}
 	if (!pol)
 		snprintf(change, sizeof(change),
 			 "no policy is loaded, so the kernel's usual badness decides; load one with `protect %s` to protect it, or `sacrifice %s` to make it die first",
@@ -474,6 +514,22 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 		tc_json_value(f, krule ? krule : "-");
 		fputs(",\"change\":", f);
 		tc_json_str(f, change);
+		fputs(",\"cgroup\":", f);
+		tc_json_str_or_null(f, cgroup);
+		/* the statements whose early action may take it */
+		fputs(pol ? ",\"pressure\":[" : ",\"pressure\":null", f);
+		for (i = 0, nearly = 0; pol && i < pol->nr_pressure; i++) {
+			char *pt;
+
+			if (!early[i])
+				continue;
+			pt = tc_pressure_text(pol, i);
+			fputs(nearly++ ? "," : "", f);
+			tc_json_str(f, pt);
+			free(pt);
+		}
+		if (pol)
+			fputc(']', f);
 		tc_json_end(ctx, TC_EXIT_OK, NULL);
 	} else {
 		FILE *f = ctx->out;
@@ -507,10 +563,29 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 			fprintf(f, "note     the kernel's ranking says rule %s, verdict %s (the label or policy changed since?)\n",
 				tc_esc(krule), tc_esc(kverdict));
 		fprintf(f, "change   %s\n", tc_esc_ctl(change));
+		for (i = 0, nearly = 0; pol && i < pol->nr_pressure; i++) {
+			char *pt;
+
+			if (!early[i])
+				continue;
+			pt = tc_pressure_text(pol, i);
+			fprintf(f, "%s statement %u (%s) may take it early\n",
+				nearly++ ? "        " : "pressure", i + 1,
+				tc_esc(pt));
+			free(pt);
+		}
+		if (pol && pol->nr_pressure && protected)
+			fputs("pressure protected: early action never takes it\n",
+			      f);
+		else if (pol && pol->nr_pressure && !nearly)
+			fprintf(f, "pressure no pressure statement covers its cgroup (%s): early action never takes it\n",
+				cgroup ? tc_esc(cgroup) : "unknown");
 	}
 	free(sugg);
 	rc = TC_EXIT_OK;
 out:
+	free(early);
+	free(cgroup);
 	free(rtext);
 	tc_table_free(&t);
 	triage_policy_free(pol);

@@ -159,7 +159,18 @@ void tc_table_print(FILE *f, const char *const *head, unsigned int ncols,
 
 /* canonical text of one rule of a policy (malloc'ed, no newline) */
 char *tc_rule_text(const struct triage_policy *p, unsigned int i);
-/* all canonical lines of a policy; settings first; caller frees */
+/* the same for pressure statement @i (0-based, in policy order) */
+char *tc_pressure_text(const struct triage_policy *p, unsigned int i);
+/*
+ * Is a task of cgroup v2 path @cgroup ("/batch.slice/job.scope") in the
+ * scope of @ps: the whole system, or @ps's cgroup and what is below it?
+ * A NULL @cgroup (unknown) is only in the whole system.
+ */
+bool tc_pressure_covers(const struct triage_pressure *ps, const char *cgroup);
+/*
+ * All canonical lines of a policy: the three settings, then its pressure
+ * statements (nr_pressure lines), then its rules; caller frees.
+ */
 char **tc_canonical_lines(const struct triage_policy *p, size_t *n);
 void tc_free_lines(char **lines, size_t n);
 
@@ -211,6 +222,11 @@ struct tc_check_opts {
 	const struct tc_sepol *sepol;	/* names checked against it, or NULL */
 	const char *major_lsm;		/* "apparmor", "smack", ... or NULL */
 	bool names_are_warnings;	/* load --boot: unknown names are inert */
+	/*
+	 * The running system's /proc, when the check is against it: pressure
+	 * statements are then checked against its PSI; NULL: not checked.
+	 */
+	const char *proc;
 };
 
 void tc_check_text(const char *text, size_t len,
@@ -228,6 +244,11 @@ void tc_diag(struct tc_check *res, unsigned int line, unsigned int column,
 void tc_check_add(struct tc_check *res, enum tc_severity sev,
 		  const char *msg);
 void tc_check_free(struct tc_check *res);
+/* does the kernel of /proc @proc have PSI (@proc/pressure/memory)? */
+bool tc_have_psi(const char *proc);
+/* the warning when it has not and a policy has pressure statements */
+#define TC_NO_PSI "the kernel has no PSI: pressure statements will never fire"
+
 bool tc_rule_covers(const struct triage_rule *a, const struct triage_rule *b);
 
 /* ------------------------------------------------------------ cmds.c */

@@ -604,8 +604,9 @@ char **tc_canonical_lines(const struct triage_policy *p, size_t *n)
 
 	buf = tc_xmalloc(len + 1);
 	triage_policy_print(p, buf, len + 1);
-	v = tc_xmalloc((p->nr_rules + 4) * sizeof(*v));
-	for (line = strtok_r(buf, "\n", &save); line && cnt < p->nr_rules + 3;
+	v = tc_xmalloc((p->nr_rules + p->nr_pressure + 4) * sizeof(*v));
+	for (line = strtok_r(buf, "\n", &save);
+	     line && cnt < p->nr_rules + p->nr_pressure + 3;
 	     line = strtok_r(NULL, "\n", &save))
 		v[cnt++] = tc_strdup(line);
 	free(buf);
@@ -622,13 +623,39 @@ void tc_free_lines(char **lines, size_t n)
 	free(lines);
 }
 
-/* The canonical form has the three settings first, then one rule a line. */
+/*
+ * The canonical form has the three settings first, then one pressure
+ * statement a line, then one rule a line.
+ */
 char *tc_rule_text(const struct triage_policy *p, unsigned int i)
 {
-	size_t n;
+	size_t n, k = 3 + (size_t)p->nr_pressure + i;
 	char **v = tc_canonical_lines(p, &n);
-	char *s = tc_strdup(3 + i < n ? v[3 + i] : "?");
+	char *s = tc_strdup(k < n ? v[k] : "?");
 
 	tc_free_lines(v, n);
 	return s;
+}
+
+char *tc_pressure_text(const struct triage_policy *p, unsigned int i)
+{
+	size_t n;
+	char **v = tc_canonical_lines(p, &n);
+	char *s = tc_strdup(i < p->nr_pressure && 3 + i < n ? v[3 + i] : "?");
+
+	tc_free_lines(v, n);
+	return s;
+}
+
+bool tc_pressure_covers(const struct triage_pressure *ps, const char *cgroup)
+{
+	size_t l;
+
+	if (!ps->cgroup)
+		return true;
+	if (!cgroup)
+		return false;
+	l = strlen(ps->cgroup);
+	return !strncmp(cgroup, ps->cgroup, l) &&
+	       (cgroup[l] == '\0' || cgroup[l] == '/');
 }
