@@ -666,7 +666,7 @@ static void test_load_refused(void **state)
 	fake_errno = E2BIG;
 	r = run_with(f, fake_refuse, "load", f->file, "--no-selinux", NULL);
 	assert_int_equal(r.rc, TC_EXIT_REFUSED);
-	assert_contains(r.err, "larger than 256 KiB");
+	assert_contains(r.err, "larger than 256 KiB, too many rules or too many pressure statements");
 	run_free(&r);
 
 	/* with --json the error is on stdout too */

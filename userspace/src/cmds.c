@@ -657,7 +657,7 @@ static int tc_load_refused(struct tc_ctx *ctx, const char *file, int e)
 	}
 	if (e == E2BIG)
 		return tc_fail(ctx, TC_EXIT_REFUSED,
-			       "%s: error: the kernel refused the policy: %s (larger than %d KiB or too many rules); the old policy stays in force",
+			       "%s: error: the kernel refused the policy: %s (larger than %d KiB, too many rules or too many pressure statements); the old policy stays in force",
 			       file, strerror(e), TRIAGE_POLICY_MAX_SIZE / 1024);
 	return tc_fail(ctx, TC_EXIT_REFUSED,
 		       "%s: error: the kernel refused the policy: %s%s; the old policy stays in force",
