@@ -203,8 +203,9 @@ static enum oom_policy_result oom_policy_call(struct oom_policy *policy,
  * The one fallback when every candidate is protected: the classic choice
  * with protection ignored (the tiers of other verdicts still apply), so that
  * an OOM that would otherwise kill nothing does not livelock the allocator
- * or end in "System is deadlocked on memory".  A sysrq-triggered OOM is a
- * request, not a shortage: it never kills a protected task.
+ * or end in "System is deadlocked on memory".  A sysrq-triggered OOM and
+ * an early kill on memory pressure (oom_kill_early()) are requests, not
+ * shortages: they never kill a protected task.
  *
  * Return: as oom_select_classic().
  */
@@ -212,7 +213,7 @@ enum oom_policy_result oom_select_least_protected(struct oom_control *oc)
 {
 	enum oom_policy_result res;
 
-	if (oc->order == -1)
+	if (oc->order == -1 || oc->early)
 		return OOM_POLICY_PASS;
 	pr_warn_ratelimited("oom: every candidate protected, ignoring protection\n");
 	oc->ignore_protection = true;

@@ -78,6 +78,9 @@ enum oom_policy_result oom_select_least_protected(struct oom_control *oc);
 long oom_task_points(struct oom_control *oc, struct task_struct *p);
 bool oom_policy_panic(struct oom_control *oc, const char *why);
 
+/* Early action: run the chain on memory pressure (mm/oom_kill.c) */
+int oom_kill_early(struct mem_cgroup *memcg, const char *message);
+
 /* For mm/oom_kill.c only */
 void oom_policy_run(struct oom_control *oc);
 bool oom_policy_group_member(struct oom_control *oc, struct task_struct *p);

@@ -126,6 +126,8 @@ void triage_record(const struct triage_loaded *l,
 	d->mode = READ_ONCE(triage_mode);
 	d->outcome = outcome;
 	d->memcg = !!oc->memcg;
+	if (!triage_pressure_request(oc, &d->pressure))
+		d->pressure.statement = 0;
 	memcpy(d->comm, victim->comm, TASK_COMM_LEN);
 	d->comm[TASK_COMM_LEN - 1] = '\0';
 	spin_unlock(&triage_ring_lock);
@@ -160,6 +162,20 @@ unsigned int triage_copy_decisions(struct triage_decision *out,
 		out[n++] = triage_ring[(seq - 1) % TRIAGE_DECISIONS];
 	spin_unlock(&triage_ring_lock);
 	return n;
+}
+
+/**
+ * triage_scope_name - what a decision's OOM was about
+ * @d: the decision
+ *
+ * Return: "global" or "memcg" for an OOM, "pressure" or "memcg-pressure"
+ * for an early kill on a pressure statement's request.
+ */
+const char *triage_scope_name(const struct triage_decision *d)
+{
+	if (d->pressure.statement)
+		return d->memcg ? "memcg-pressure" : "pressure";
+	return d->memcg ? "memcg" : "global";
 }
 
 const char *const triage_outcome_names[] = {
@@ -241,13 +257,19 @@ static void triage_audit_workfn(struct work_struct *work)
 				 ns);
 		audit_log_format(ab, "enforcing=%d scope=%s opid=%d ocomm=",
 				 d.mode == TRIAGE_MODE_ENFORCE,
-				 d.memcg ? "memcg" : "global", d.pid);
+				 triage_scope_name(&d), d.pid);
 		audit_log_untrustedstring(ab, d.comm);
 		audit_log_format(ab, " obj=");
 		audit_log_untrustedstring(ab, label ? label : "?");
 		audit_log_format(ab, " rule=%d verdict=%s points=%ld outcome=%s",
 				 d.rule + 1, triage_verdict_name(d.verdict),
 				 d.points, triage_outcome_names[d.outcome]);
+		if (d.pressure.statement)
+			audit_log_format(ab, " pressure=%u psi=%s:%u.%02u",
+					 d.pressure.statement,
+					 d.pressure.full ? "full" : "some",
+					 d.pressure.psi_avg10 / 100,
+					 d.pressure.psi_avg10 % 100);
 		audit_log_end(ab);
 		kfree(label);
 	}

@@ -235,6 +235,7 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 			 "oom_events %ld\nprotected_skipped %ld\nsacrificed %ld\n"
 			 "adjusted %ld\nlabel_misses %ld\nfallbacks %ld\ngroup_kills %ld\n"
 			 "audit_drops %ld\ntable_rebuilds %ld\nprotection_refusals %ld\n"
+			 "early_kills %ld\nearly_refusals %ld\n"
 			 "resolved_tasks %u\nunlabelled_tasks %u\n"
 			 "selection_ns_last %llu\nselection_ns_max %llu\n",
 			 atomic_long_read(&c->oom_events),
@@ -247,6 +248,8 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 			 atomic_long_read(&c->audit_drops),
 			 atomic_long_read(&c->table_rebuilds),
 			 atomic_long_read(&oom_protection_refusals),
+			 atomic_long_read(&c->early_kills),
+			 atomic_long_read(&c->early_refusals),
 			 READ_ONCE(c->resolved_tasks),
 			 READ_ONCE(c->unlabelled_tasks),
 			 READ_ONCE(c->selection_ns_last),
@@ -347,7 +350,7 @@ static int triage_decisions_open(struct inode *inode, struct file *file)
 				 d[i].seq, d[i].time_ns / NSEC_PER_SEC,
 				 d[i].time_ns % NSEC_PER_SEC,
 				 triage_mode_name(d[i].mode),
-				 d[i].memcg ? "memcg" : "global", vpid,
+				 triage_scope_name(&d[i]), vpid,
 				 d[i].points, triage_verdict_name(d[i].verdict),
 				 rule, triage_outcome_names[d[i].outcome]);
 		len += triage_escape(text + len, size - len,
@@ -394,6 +397,54 @@ static const struct file_operations triage_decisions_fops = {
 	.llseek		= generic_file_llseek,
 };
 
+static int triage_pressure_open(struct inode *inode, struct file *file)
+{
+	size_t len = 0;
+	char *text;
+
+	if (!capable(CAP_MAC_ADMIN))
+		return -EPERM;
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	text = triage_pressure_text(&len);
+	return triage_snapshot_open(inode, file, text, len);
+}
+
+/*
+ * "fire GENERATION STATEMENT": the PSI trigger of that pressure statement
+ * fired; kill early in its scope.  One request per write.
+ */
+static ssize_t triage_pressure_write(struct file *file,
+				     const char __user *ubuf, size_t len,
+				     loff_t *ppos)
+{
+	char buf[48], word[8];
+	unsigned int nr;
+	u64 generation;
+	int n, rc;
+
+	if (!capable(CAP_MAC_ADMIN))
+		return -EPERM;
+	if (*ppos != 0 || !len || len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%7s %llu %u%n", word, &generation, &nr, &n) != 3 ||
+	    strcmp(word, "fire") || (buf[n] && strcmp(buf + n, "\n")))
+		return -EINVAL;
+	rc = triage_pressure_fire(generation, nr);
+	return rc ? rc : len;
+}
+
+static const struct file_operations triage_pressure_fops = {
+	.open		= triage_pressure_open,
+	.read		= triage_snapshot_read,
+	.write		= triage_pressure_write,
+	.release	= triage_snapshot_release,
+	.llseek		= generic_file_llseek,
+};
+
 static int __init triage_fs_init(void)
 {
 	static const struct {
@@ -407,6 +458,7 @@ static int __init triage_fs_init(void)
 		{ "stats", 0444, &triage_stats_fops },
 		{ "ranking", 0444, &triage_ranking_fops },
 		{ "decisions", 0444, &triage_decisions_fops },
+		{ "pressure", 0600, &triage_pressure_fops },
 	};
 	struct dentry *dir, *f;
 	unsigned int i;

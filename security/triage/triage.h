@@ -110,6 +110,10 @@ static inline struct triage_task *triage_task(const struct task_struct *p)
  * @table: the rule of every label seen, replaced when the major LSM
  *	changes its policy
  * @verdicts: per rule, the verdict the oom_select hook hands out
+ * @pressure_last: per pressure statement, jiffies of its last early kill
+ *	(0: none yet); under triage_load_mutex
+ * @pressure_kills: per pressure statement, its early kills; under
+ *	triage_load_mutex
  * @rcu: frees the policy after readers are gone
  */
 struct triage_loaded {
@@ -123,7 +127,23 @@ struct triage_loaded {
 	u64 hash;
 	time64_t load_time;
 	u16 generation;
+	unsigned long pressure_last[TRIAGE_PRESSURE_MAX];
+	unsigned int pressure_kills[TRIAGE_PRESSURE_MAX];
 	struct rcu_head rcu;
+};
+
+/**
+ * struct triage_pressure_request - an early kill asked for by a pressure
+ *	statement (pressure.c)
+ * @statement: the statement, 1-based; 0 when no request is being served
+ * @full: the statement watches PSI's "full" line, else "some"
+ * @psi_avg10: the scope's PSI average over 10 s on that line when asked,
+ *	in hundredths of a percent
+ */
+struct triage_pressure_request {
+	unsigned int statement;
+	bool full;
+	unsigned int psi_avg10;
 };
 
 /* What became of a decision */
@@ -147,6 +167,8 @@ enum triage_outcome {
  * @mode: the triage mode at the time
  * @outcome: what happened
  * @memcg: whether the OOM was a memory cgroup OOM
+ * @pressure: for an early kill, the request of the pressure statement
+ *	(its @statement is 0 for an OOM)
  * @comm: the victim's command name
  */
 struct triage_decision {
@@ -160,6 +182,7 @@ struct triage_decision {
 	u8 mode;
 	u8 outcome;
 	bool memcg;
+	struct triage_pressure_request pressure;
 	char comm[TASK_COMM_LEN];
 };
 
@@ -177,6 +200,9 @@ struct triage_decision {
  * @group_kills: tasks killed along with a victim of a group rule
  * @table_rebuilds: labels matched again because the major LSM changed its
  *	policy (LSM_POLICY_CHANGE: SELinux, and AppArmor with this series)
+ * @early_kills: victims killed early, on a pressure statement's request
+ * @early_refusals: early kills asked for and not made (rate limit, a
+ *	victim still exiting, nothing unprotected to kill, ...)
  * @unlabelled_tasks: tasks without a label at the last full resolution;
  *	all of them means no major LSM labels tasks
  * @resolved_tasks: tasks seen at the last full resolution
@@ -193,6 +219,8 @@ struct triage_counters {
 	atomic_long_t group_kills;
 	atomic_long_t audit_drops;
 	atomic_long_t table_rebuilds;
+	atomic_long_t early_kills;
+	atomic_long_t early_refusals;
 	unsigned int unlabelled_tasks;
 	unsigned int resolved_tasks;
 	u64 selection_ns_last;
@@ -237,12 +265,19 @@ void triage_rebuild_table(void);
 /* audit.c */
 extern struct wait_queue_head triage_decisions_wait;
 u64 triage_decisions_seq(void);
+const char *triage_scope_name(const struct triage_decision *d);
 void triage_audit_load(const struct triage_loaded *l, u64 old_hash,
 		       const char *error);
 void triage_audit_status(int mode, int old_mode);
 void triage_record(const struct triage_loaded *l,
 		   const struct oom_control *oc, struct task_struct *victim,
 		   long points, enum triage_outcome outcome);
+
+/* pressure.c */
+int triage_pressure_fire(u64 generation, unsigned int nr);
+bool triage_pressure_request(const struct oom_control *oc,
+			     struct triage_pressure_request *req);
+char *triage_pressure_text(size_t *len);
 
 /* oom.c */
 int triage_oom_select(struct task_struct *p, const struct oom_control *oc,

@@ -258,31 +258,75 @@ int tr_describe_status(int status, char *human, size_t hlen,
  * so a large hog is stopped by the OOM killer, not refused by the overcommit
  * heuristic; adjacent anonymous mappings merge into one VMA anyway.
  */
-static int hog_one_mib(unsigned long nth)
+/* The MiBs a thrashing hog revisits (--thrash) */
+#define HOG_THRASH_MAX_MIB 4096
+static volatile unsigned char *hog_mibs[HOG_THRASH_MAX_MIB];
+
+static long hog_page_size(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return page > 0 ? page : 4096;
+}
+
+/* Half a page of pseudo-random bytes: zram stores such a page in about half */
+static void hog_fill_half(volatile unsigned char *page, size_t size,
+			  unsigned long *seed)
+{
+	size_t i;
+
+	for (i = 0; i < size / 2; i += sizeof(unsigned long)) {
+		*seed ^= *seed << 13;
+		*seed ^= *seed >> 7;
+		*seed ^= *seed << 17;
+		*(volatile unsigned long *)(page + i) = *seed;
+	}
+}
+
+static int hog_one_mib(unsigned long nth, int thrash)
 {
 	const size_t mib = 1UL << 20;
-	long page = sysconf(_SC_PAGESIZE);
+	size_t page = (size_t)hog_page_size();
+	unsigned long seed = 0x9e3779b97f4a7c15UL ^ nth;
 	volatile unsigned char *p;
 	size_t off;
 
-	if (page <= 0)
-		page = 4096;
 	p = mmap(NULL, mib, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return -1;
 	/* A write fault per page: really resident, never the zero page. */
-	for (off = 0; off < mib; off += (size_t)page)
-		p[off] = (unsigned char)(nth + off / (size_t)page + 1);
+	for (off = 0; off < mib; off += page) {
+		if (thrash)
+			hog_fill_half(p + off, page, &seed);
+		p[off + page - 1] = (unsigned char)(nth + off / page + 1);
+	}
+	if (thrash && nth < HOG_THRASH_MAX_MIB)
+		hog_mibs[nth] = p;
 	return 0;
 }
 
-static int hog_mib(unsigned long *done, unsigned long n, int retry)
+/* Touch every page of the first N MiB in turn, forever */
+static void hog_thrash(unsigned long n)
+{
+	size_t page = (size_t)hog_page_size(), off;
+	unsigned long i;
+
+	if (n > HOG_THRASH_MAX_MIB)
+		n = HOG_THRASH_MAX_MIB;
+	for (;;)
+		for (i = 0; i < n; i++)
+			for (off = 0; off < (1UL << 20); off += page)
+				hog_mibs[i][off + page - 1]++;
+}
+
+static int hog_mib(unsigned long *done, unsigned long n, int retry,
+		   int thrash)
 {
 	unsigned long i;
 
 	for (i = 0; i < n; i++) {
-		while (hog_one_mib(*done)) {
+		while (hog_one_mib(*done, thrash)) {
 			if (!retry) {
 				tr_err("mmap of 1 MiB (after %lu MiB)", *done);
 				return -1;
@@ -303,7 +347,7 @@ int tr_hog_run(const struct tr_hog *h)
 	while (done < h->mib) {
 		unsigned long n = h->mib - done < step ? h->mib - done : step;
 
-		if (hog_mib(&done, n, h->forever))
+		if (hog_mib(&done, n, h->forever, h->thrash))
 			return 1;
 		if (h->step_mib && h->step_ms && done < h->mib)
 			tr_sleep_ms(h->step_ms);
@@ -320,12 +364,14 @@ int tr_hog_run(const struct tr_hog *h)
 		for (;;) {
 			if (h->step_ms)
 				tr_sleep_ms(h->step_ms);
-			if (hog_mib(&done, step, 1))
+			if (hog_mib(&done, step, 1, 0))
 				return 1;
 		}
 	}
 	if (h->exit_when_ready)
 		return 0;
+	if (h->thrash)
+		hog_thrash(done);
 	for (;;)
 		pause();
 }

@@ -69,6 +69,10 @@ struct tr_hog {
 	unsigned long step_mib;	/* 0: all at once; else MiB per step */
 	unsigned long step_ms;	/* pause after each step */
 	int forever;		/* keep allocating after ready, until killed */
+	int thrash;		/* after ready, touch every page in turn, forever:
+				 * with swap, a working set larger than memory
+				 * thrashes (pages half random, so that zram
+				 * halves them and swap does not run out) */
 };
 
 /*

@@ -114,7 +114,7 @@ static void relabel(const char *label)
 static void usage(void)
 {
 	printf("Usage: tr-hog --mib N [--ready FILE] [--hold | --exit]\n"
-	       "              [--step-mib K --step-ms MS] [--forever]\n"
+	       "              [--step-mib K --step-ms MS] [--forever | --thrash]\n"
 	       "Map anonymous memory and write to every page so that it is\n"
 	       "really resident, then hold it until killed.\n"
 	       "\n"
@@ -125,6 +125,9 @@ static void usage(void)
 	       "  --exit         then exit 0\n"
 	       "  --step-mib K   allocate K MiB at a time ...\n"
 	       "  --step-ms MS   ... sleeping MS ms between steps\n"
+	       "  --thrash       then touch every page in turn, forever (pages\n"
+	       "                 half random: with swap, a working set larger\n"
+	       "                 than memory thrashes)\n"
 	       "  --forever      after N MiB keep allocating (K MiB, default 1,\n"
 	       "                 every MS ms) until killed; mmap failures are\n"
 	       "                 retried instead of fatal\n"
@@ -148,6 +151,7 @@ int main(int argc, char **argv)
 		{ "step-mib", required_argument, NULL, 'k' },
 		{ "step-ms", required_argument, NULL, 's' },
 		{ "forever", no_argument, NULL, 'f' },
+		{ "thrash", no_argument, NULL, 'T' },
 		{ "mm-sharer", required_argument, NULL, 'S' },
 		{ "sharer-pid", required_argument, NULL, 'P' },
 		{ "relabel", required_argument, NULL, 'L' },
@@ -187,6 +191,9 @@ int main(int argc, char **argv)
 		case 'f':
 			h.forever = 1;
 			break;
+		case 'T':
+			h.thrash = 1;
+			break;
 		case 'S':
 			sharer.label = optarg;
 			break;
@@ -209,6 +216,8 @@ int main(int argc, char **argv)
 		tr_usage_error("--mib N is required");
 	if (hold && h.exit_when_ready)
 		tr_usage_error("--hold and --exit exclude each other");
+	if (h.thrash && (h.forever || h.exit_when_ready))
+		tr_usage_error("--thrash excludes --forever and --exit");
 	if (h.forever && h.exit_when_ready)
 		tr_usage_error("--forever and --exit exclude each other");
 	if (h.mib == 0 && !h.forever)

@@ -285,3 +285,20 @@ lsm_order_oom() {
 	stop_all
 	relabel_then_oom "$(memcg order-relabel 96M)" "$6" "$5"
 }
+
+# zram_swap SIZE: swap of SIZE on /dev/zram0 (compressed memory), so that
+# a working set larger than memory thrashes instead of meeting the OOM
+# killer at once
+zram_swap() {
+	echo "$1" >/sys/block/zram0/disksize &&
+		mkswap /dev/zram0 >/dev/null && swapon /dev/zram0
+}
+
+# psi_avg10 FILE LINE: the avg10 of LINE (some or full) in a PSI FILE
+# (/proc/pressure/memory, or a cgroup's memory.pressure)
+psi_avg10() {
+	sed -n "s/^$2 avg10=\([0-9.]*\) .*/\1/p" "$1"
+}
+
+# vm_oom_kills: the kernel's own count of OOM kills (early ones included)
+vm_oom_kills() { sed -n 's/^oom_kill //p' /proc/vmstat; }
