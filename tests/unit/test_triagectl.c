@@ -45,6 +45,7 @@ struct fake {
 	char dir[64];		/* the fake securityfs triage directory */
 	char proc[96];		/* a fake /proc */
 	char sys[96];		/* a fake /sys */
+	char boot[96];		/* a fake /boot */
 	char file[96];		/* a scratch policy file */
 };
 
@@ -203,6 +204,15 @@ static int setup(void **state)
 	put(path, "oom_policy", "triage classic\n");
 	snprintf(f->sys, sizeof(f->sys), "%s/sys", f->dir);
 	assert_int_equal(mkdir(f->sys, 0755), 0);
+	/* the running kernel, the triage kernel of /boot */
+	snprintf(path, sizeof(path), "%s/sys/kernel", f->proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	put(path, "osrelease", "6.12.41-triage\n");
+	snprintf(f->boot, sizeof(f->boot), "%s/boot", f->dir);
+	assert_int_equal(mkdir(f->boot, 0755), 0);
+	put(f->boot, "config-6.12.41-triage", "CONFIG_LSM=\"landlock,lockdown,yama,selinux,triage\"\n"
+	    "CONFIG_SECURITY_TRIAGE=y\nCONFIG_OOM_POLICY_CHAIN=y\n");
+	put(f->boot, "vmlinuz-6.12.41-triage", "");
 	snprintf(f->file, sizeof(f->file), "%s/in.policy", f->dir);
 	snprintf(path, sizeof(path), "%s/211", f->proc);
 	assert_int_equal(mkdir(path, 0755), 0);
@@ -261,6 +271,7 @@ static struct run run_with(struct fake *f,
 	ctx.secfs = f ? f->dir : NULL;
 	ctx.proc = f ? f->proc : "/nonexistent";
 	ctx.sys = f ? f->sys : "/nonexistent";
+	ctx.boot = f ? f->boot : NULL;
 	ctx.open_file = fake_open;
 	ctx.write_policy = wr ? wr : write;
 	ctx.follow_ms = 1;
@@ -736,6 +747,7 @@ static void test_status(void **state)
 
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "triage                 enabled (");
+	assert_contains(r.out, "\nkernel                 6.12.41-triage\n");
 	assert_contains(r.out, "LSM stack              capability,selinux,triage (major: selinux)\n");
 	assert_contains(r.out, "OOM chain              triage classic\n");
 	assert_contains(r.out, "mode                   enforce\n");
@@ -755,7 +767,9 @@ static void test_status(void **state)
 	r = run(f, "status", "--json");
 	assert_int_equal(r.rc, 0);
 	assert_contains(r.out, "{\"schema_version\":1,\"command\":\"status\","
-			"\"enabled\":true,\"lsm\":\"capability,selinux,triage\",\"major_lsm\":\"selinux\","
+			"\"enabled\":true,\"running_kernel\":\"6.12.41-triage\",\"running_kernel_triage\":true,"
+			"\"triage_kernels\":[\"6.12.41-triage\"],\"newer_triage_kernel\":null,"
+			"\"lsm\":\"capability,selinux,triage\",\"major_lsm\":\"selinux\","
 			"\"oom_policy\":\"triage classic\",\"triage_in_chain\":true,\"mode\":\"enforce\","
 			"\"oom_select_hook\":null,\"policy_loaded\":true,\"policy_hash\":\"9f1c0e1d2a3b4c5d\",\"policy_generation\":3,"
 			"\"policy_load_time\":1764748800,\"policy_rules\":3,\"load_error\":null,"
@@ -1972,6 +1986,102 @@ static void test_status_not_in_chain(void **state)
 }
 
 /*
+ * status when the running kernel has no triage: what runs, the triage
+ * kernels of /boot and what to do, exit 3 (text and JSON); a newer
+ * triage kernel installed than the one running.
+ */
+static void test_status_no_triage(void **state)
+{
+	struct fake *f = *state;
+	char root[160], path[160];
+	struct run r;
+
+	/* --root: a triage directory that is not there, securityfs's lsm beside it */
+	snprintf(root, sizeof(root), "%s/triage", f->dir);
+	snprintf(path, sizeof(path), "%s/sys/kernel", f->proc);
+	put(f->dir, "lsm", "lockdown,capability,landlock,yama,apparmor,tomoyo,bpf,ipe");
+	put(path, "osrelease", "6.12.43+deb13-amd64\n");
+	put(f->boot, "config-6.12.43+deb13-amd64", "# CONFIG_SECURITY_TRIAGE is not set\n");
+	put(f->boot, "vmlinuz-6.12.43+deb13-amd64", "");
+	put(f->boot, "config-6.12.9-triage", "CONFIG_SECURITY_TRIAGE=y\n");
+	put(f->boot, "vmlinuz-6.12.9-triage", "");
+	/* a purged package's leftover config: not a kernel */
+	put(f->boot, "config-6.12.50-triage", "CONFIG_SECURITY_TRIAGE=y\n");
+	r = run(f, "--root", root, "status");
+	assert_int_equal(r.rc, TC_EXIT_UNAVAILABLE);
+	assert_int_equal(TC_EXIT_UNAVAILABLE, 3);
+	assert_string_equal(r.out,
+		"triage                 not active in the running kernel\n"
+		"kernel                 6.12.43+deb13-amd64 (no triage built in)\n"
+		"LSM stack              lockdown,capability,landlock,yama,apparmor,tomoyo,bpf,ipe (major: apparmor)\n"
+		"triage kernels         6.12.41-triage\n"
+		"                       6.12.9-triage\n");
+	assert_string_equal(r.err,
+		"triagectl: the triage LSM is not active in this kernel (active LSMs: "
+		"lockdown,capability,landlock,yama,apparmor,tomoyo,bpf,ipe): the running kernel "
+		"6.12.43+deb13-amd64 is not a triage kernel; the triage kernel 6.12.41-triage is "
+		"installed: boot it (GRUB's \"Advanced options\", or grub-reboot), and keep it GRUB's "
+		"default (GRUB_DEFAULT=saved, grub-set-default: triagectl(8), KERNELS)\n");
+	run_free(&r);
+	r = run(f, "--root", root, "status", "--json");
+	assert_int_equal(r.rc, TC_EXIT_UNAVAILABLE);
+	assert_contains(r.out, "{\"schema_version\":1,\"command\":\"status\",\"enabled\":false,"
+			"\"running_kernel\":\"6.12.43+deb13-amd64\",\"running_kernel_triage\":false,"
+			"\"triage_kernels\":[\"6.12.41-triage\",\"6.12.9-triage\"],\"newer_triage_kernel\":null,"
+			"\"lsm\":\"lockdown,capability,landlock,yama,apparmor,tomoyo,bpf,ipe\",\"major_lsm\":\"apparmor\","
+			"\"oom_policy\":\"triage classic\",\"triage_in_chain\":false,\"mode\":null,");
+	assert_contains(r.out, "\"counters\":null,\"rule_hits\":null,\"inert_rules\":null,\"pressure\":null,"
+			"\"error\":{\"exit\":3,\"kind\":\"unavailable\",\"message\":\"the triage LSM is not active "
+			"in this kernel (active LSMs: ");
+	run_free(&r);
+
+	/* no triage kernel installed at all */
+	snprintf(path, sizeof(path), "%s/vmlinuz-6.12.9-triage", f->boot);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/vmlinuz-6.12.41-triage", f->boot);
+	assert_int_equal(unlink(path), 0);
+	r = run(f, "--root", root, "status");
+	assert_int_equal(r.rc, TC_EXIT_UNAVAILABLE);
+	assert_contains(r.out, "triage kernels         none installed in ");
+	assert_contains(r.err, "the running kernel 6.12.43+deb13-amd64 is not a triage kernel and no "
+			"triage kernel is installed in ");
+	assert_contains(r.err, ": install a linux-image-*-triage package (make kernel-deb) and boot it\n");
+	run_free(&r);
+
+	/* a triage kernel booted with an lsm= that leaves triage out */
+	snprintf(path, sizeof(path), "%s/sys/kernel", f->proc);
+	put(path, "osrelease", "6.12.9-triage\n");
+	put(f->boot, "vmlinuz-6.12.9-triage", "");
+	put(f->proc, "cmdline", "BOOT_IMAGE=/boot/vmlinuz-6.12.9-triage root=/dev/vda1 lsm=landlock,selinux\n");
+	r = run(f, "--root", root, "status");
+	assert_int_equal(r.rc, TC_EXIT_UNAVAILABLE);
+	assert_contains(r.out, "kernel                 6.12.9-triage (triage built in, not enabled)\n");
+	assert_contains(r.err, "the running kernel 6.12.9-triage has triage built in, but the kernel "
+			"command line's lsm= leaves it out (lsm= replaces CONFIG_LSM): append ,triage");
+	run_free(&r);
+
+	/* triage named in the LSM list, its directory missing: the old message */
+	put(f->dir, "lsm", "capability,selinux,triage");
+	r = run(f, "--root", root, "status");
+	assert_int_equal(r.rc, TC_EXIT_UNAVAILABLE);
+	assert_string_equal(r.out, "");
+	assert_contains(r.err, "does not exist although the active LSMs (capability,selinux,triage) name triage");
+	run_free(&r);
+
+	/* enabled, and a newer triage kernel installed than the one running */
+	put(f->boot, "vmlinuz-6.12.41-triage", "");
+	r = run(f, "status");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "\nkernel                 6.12.9-triage (6.12.41-triage is installed: reboot to run it)\n");
+	run_free(&r);
+	r = run(f, "status", "--json");
+	assert_contains(r.out, "\"running_kernel\":\"6.12.9-triage\",\"running_kernel_triage\":true,"
+			"\"triage_kernels\":[\"6.12.41-triage\",\"6.12.9-triage\"],"
+			"\"newer_triage_kernel\":\"6.12.41-triage\",");
+	run_free(&r);
+}
+
+/*
  * The kernel sets the mode from the mode line of every policy it loads:
  * diff and load say when that changes the mode in force, also when
  * `triagectl mode` set it at run time.
@@ -2799,6 +2909,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_usage_one_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_schema, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status_not_in_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status_no_triage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_mode_override, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_root_missing, setup, teardown),

@@ -6,10 +6,12 @@
  */
 #define _GNU_SOURCE
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -1000,6 +1002,221 @@ static size_t tc_inert_rules(struct tc_ctx *ctx, const struct triage_policy *p,
 	return n;
 }
 
+/*
+ * The running kernel and the triage kernels installed in /boot: those
+ * whose /boot/config-RELEASE has CONFIG_SECURITY_TRIAGE=y (the kernel
+ * .deb of make kernel-deb, whatever its LOCALVERSION), oldest first.
+ */
+struct tc_kernels {
+	char *running;		/* proc/sys/kernel/osrelease, or NULL */
+	int running_triage;	/* its config has triage: 1, 0, -1 unknown */
+	char **triage;
+	size_t n;
+	const char *newer;	/* the newest, when newer than a running triage kernel */
+};
+
+/* 1: /boot/config-@release has CONFIG_SECURITY_TRIAGE=y, 0: not, -1: no config */
+static int tc_config_has_triage(const char *boot, const char *release)
+{
+	char name[300], *path, *text;
+	const char *p;
+	int r = 0;
+
+	snprintf(name, sizeof(name), "config-%s", release);
+	path = tc_path(boot, name);
+	text = tc_read_file(path, 4 << 20, NULL);
+	free(path);
+	if (!text)
+		return -1;
+	for (p = text; (p = strstr(p, "CONFIG_SECURITY_TRIAGE=y")); p++)
+		if ((p == text || p[-1] == '\n') && (p[24] == '\n' || !p[24]))
+			r = 1;
+	free(text);
+	return r;
+}
+
+static int tc_vercmp(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void tc_kernels_get(const struct tc_ctx *ctx, struct tc_kernels *k)
+{
+	char *path = tc_path(ctx->proc, "sys/kernel/osrelease"), *vmlinuz;
+	struct dirent *de;
+	size_t cap = 0;
+	DIR *d;
+
+	memset(k, 0, sizeof(*k));
+	k->running_triage = -1;
+	k->running = tc_read_file(path, 256, NULL);
+	free(path);
+	if (k->running) {
+		tc_chomp(k->running);
+		if (!*k->running || strchr(k->running, '/')) {
+			free(k->running);
+			k->running = NULL;
+		}
+	}
+	if (!ctx->boot)
+		return;
+	if (k->running)
+		k->running_triage = tc_config_has_triage(ctx->boot, k->running);
+	d = opendir(ctx->boot);
+	while (d && (de = readdir(d))) {
+		const char *r = de->d_name + 7;
+		char name[300];
+		struct stat st;
+		bool image;
+
+		if (strncmp(de->d_name, "config-", 7) || !*r ||
+		    tc_config_has_triage(ctx->boot, r) != 1)
+			continue;
+		snprintf(name, sizeof(name), "vmlinuz-%s", r);
+		vmlinuz = tc_path(ctx->boot, name);
+		image = !stat(vmlinuz, &st);
+		free(vmlinuz);
+		if (!image)	/* a removed package's leftover */
+			continue;
+		if (k->n == cap) {
+			cap = cap ? 2 * cap : 4;
+			k->triage = realloc(k->triage, cap * sizeof(*k->triage));
+			if (!k->triage)
+				abort();
+		}
+		k->triage[k->n++] = tc_strdup(r);
+	}
+	if (d)
+		closedir(d);
+	if (k->n)
+		qsort(k->triage, k->n, sizeof(*k->triage), tc_vercmp);
+	if (k->n && k->running && k->running_triage == 1 &&
+	    strverscmp(k->triage[k->n - 1], k->running) > 0)
+		k->newer = k->triage[k->n - 1];
+}
+
+static void tc_kernels_free(struct tc_kernels *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		free(k->triage[i]);
+	free(k->triage);
+	free(k->running);
+}
+
+/* the status keys of the kernels, a comma first */
+static void tc_kernels_json(FILE *f, const struct tc_kernels *k)
+{
+	size_t i;
+
+	fputs(",\"running_kernel\":", f);
+	tc_json_str_or_null(f, k->running);
+	fprintf(f, ",\"running_kernel_triage\":%s,\"triage_kernels\":[",
+		k->running_triage < 0 ? "null" : k->running_triage ? "true" : "false");
+	for (i = 0; i < k->n; i++) {
+		fputs(i ? "," : "", f);
+		tc_json_str(f, k->triage[k->n - 1 - i]);
+	}
+	fputs("],\"newer_triage_kernel\":", f);
+	tc_json_str_or_null(f, k->newer);
+}
+
+static bool tc_lsm_named(const char *lsms, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = lsms; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * status when the running kernel has no triage (the LSM list readable,
+ * triage not in it): what runs, which triage kernels are installed, and
+ * what to do; exit 3.  Keys of the JSON object as when it is enabled,
+ * null for what no kernel without triage can tell.
+ */
+static int tc_status_no_triage(struct tc_ctx *ctx, const char *lsms)
+{
+	char advice[700], msg[1024], rel[300];
+	const char *major = tc_major_lsm(lsms);
+	struct tc_kernels k;
+	char *chain, *cmdline, *path;
+	size_t i;
+
+	tc_kernels_get(ctx, &k);
+	chain = tc_oom_chain(ctx);
+	snprintf(rel, sizeof(rel), "the running kernel%s%s", k.running ? " " : "",
+		 k.running ? tc_esc(k.running) : "");
+	if (k.running_triage == 1) {
+		path = tc_path(ctx->proc, "cmdline");
+		cmdline = tc_read_file(path, 65536, NULL);
+		free(path);
+		if (cmdline && (!strncmp(cmdline, "lsm=", 4) || strstr(cmdline, " lsm=")))
+			snprintf(advice, sizeof(advice),
+				 "%s has triage built in, but the kernel command line's lsm= leaves it out (lsm= replaces CONFIG_LSM): append ,triage to that list (GRUB_CMDLINE_LINUX in /etc/default/grub), run update-grub and reboot",
+				 rel);
+		else
+			snprintf(advice, sizeof(advice),
+				 "%s has triage built in but not enabled: name it in CONFIG_LSM, or in lsm= on the kernel command line",
+				 rel);
+		free(cmdline);
+	} else if (k.n) {
+		snprintf(advice, sizeof(advice),
+			 "%s %s; the triage kernel %s is installed: boot it (GRUB's \"Advanced options\", or grub-reboot), and keep it GRUB's default (GRUB_DEFAULT=saved, grub-set-default: triagectl(8), KERNELS)",
+			 rel, k.running_triage ? "runs without triage" : "is not a triage kernel",
+			 tc_esc(k.triage[k.n - 1]));
+	} else {
+		snprintf(advice, sizeof(advice),
+			 "%s %s and no triage kernel is installed in %s: install a linux-image-*-triage package (make kernel-deb) and boot it",
+			 rel, k.running_triage ? "runs without triage" : "is not a triage kernel",
+			 ctx->boot ? ctx->boot : "/boot");
+	}
+	snprintf(msg, sizeof(msg),
+		 "the triage LSM is not active in this kernel (active LSMs: %s): %s",
+		 tc_esc(lsms), advice);
+	if (ctx->json) {
+		FILE *f = ctx->out;
+
+		tc_json_begin(ctx);
+		fputs(",\"enabled\":false", f);
+		tc_kernels_json(f, &k);
+		fputs(",\"lsm\":", f);
+		tc_json_str(f, lsms);
+		fputs(",\"major_lsm\":", f);
+		tc_json_str_or_null(f, major);
+		fputs(",\"oom_policy\":", f);
+		tc_json_str_or_null(f, chain);
+		fputs(",\"triage_in_chain\":false,\"mode\":null,\"oom_select_hook\":null,"
+		      "\"policy_loaded\":null,\"policy_hash\":null,\"policy_generation\":null,"
+		      "\"policy_load_time\":null,\"policy_rules\":null,\"load_error\":null,"
+		      "\"counters\":null,\"rule_hits\":null,\"inert_rules\":null,\"pressure\":null", f);
+		tc_json_end(ctx, TC_EXIT_UNAVAILABLE, msg);
+	} else {
+		FILE *f = ctx->out;
+
+		fprintf(f, "%-22s not active in the running kernel\n", "triage");
+		fprintf(f, "%-22s %s%s\n", "kernel", k.running ? tc_esc(k.running) : "unknown",
+			k.running_triage == 1 ? " (triage built in, not enabled)" :
+			k.running_triage == 0 ? " (no triage built in)" : "");
+		fprintf(f, "%-22s %s (major: %s)\n", "LSM stack", tc_esc(lsms),
+			major ? major : "none");
+		if (!k.n)
+			fprintf(f, "%-22s none installed in %s\n", "triage kernels",
+				ctx->boot ? ctx->boot : "/boot");
+		for (i = 0; i < k.n; i++)
+			fprintf(f, "%-22s %s\n", i ? "" : "triage kernels",
+				tc_esc(k.triage[k.n - 1 - i]));
+	}
+	fprintf(ctx->err, "triagectl: %s\n", msg);
+	free(chain);
+	tc_kernels_free(&k);
+	return TC_EXIT_UNAVAILABLE;
+}
+
 int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 {
 	struct triage_policy *pol;
@@ -1007,6 +1224,7 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	char v[64], hash[40], gen[24], when[40], age[64], mode[24];
 	const char *major;
 	bool help, loaded, in_chain;
+	struct tc_kernels kern;
 	size_t i, ninert;
 	long long ltime = 0;
 	int n, e, chain_errno, lerr_errno, rc;
@@ -1018,8 +1236,18 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	if (help)
 		return tc_help(ctx, "status");
 	stats = tc_read_at(ctx, "stats", NULL);
-	if (!stats)
-		return tc_sfs_fail(ctx, "stats", errno, false);
+	if (!stats) {
+		e = errno;
+		lsms = (e == ENOENT || e == ENOTDIR) ? tc_lsm_list(ctx) : NULL;
+		if (lsms && !tc_lsm_named(lsms, "triage")) {
+			rc = tc_status_no_triage(ctx, lsms);
+			free(lsms);
+			return rc;
+		}
+		free(lsms);
+		return tc_sfs_fail(ctx, "stats", e, false);
+	}
+	tc_kernels_get(ctx, &kern);
 	pol = tc_active_policy(ctx, &e);
 	lsms = tc_lsm_list(ctx);
 	major = tc_major_lsm(lsms);
@@ -1056,7 +1284,9 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 		bool first = true;
 
 		tc_json_begin(ctx);
-		fputs(",\"enabled\":true,\"lsm\":", f);
+		fputs(",\"enabled\":true", f);
+		tc_kernels_json(f, &kern);
+		fputs(",\"lsm\":", f);
 		tc_json_str_or_null(f, lsms);
 		fputs(",\"major_lsm\":", f);
 		tc_json_str_or_null(f, major);
@@ -1137,6 +1367,10 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 		FILE *f = ctx->out;
 
 		fprintf(f, "%-22s enabled (%s)\n", "triage", tc_esc(ctx->root));
+		if (kern.running)
+			fprintf(f, "%-22s %s%s%s%s\n", "kernel", tc_esc(kern.running),
+				kern.newer ? " (" : "", kern.newer ? tc_esc(kern.newer) : "",
+				kern.newer ? " is installed: reboot to run it)" : "");
 		fprintf(f, "%-22s %s", "LSM stack", lsms ? tc_esc(lsms) : "unknown");
 		fprintf(f, " (major: %s)\n", major ? major : "none: every task is unlabelled");
 		if (chain)
@@ -1243,6 +1477,7 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	free(lerr);
 	free(chain);
 	free(lsms);
+	tc_kernels_free(&kern);
 	triage_policy_free(pol);
 	free(stats);
 	return rc;

@@ -12,6 +12,7 @@ int main(int argc, char **argv)
 		.root = TC_DEFAULT_ROOT,
 		.proc = "/proc",
 		.sys = "/sys",
+		.boot = "/boot",
 		.write_policy = write,
 		.follow_ms = 30000,
 	};

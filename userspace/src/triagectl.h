@@ -56,6 +56,11 @@ struct tc_ctx {
 	const char *proc;	/* /proc (also /proc/sys/vm/oom_policy) */
 	const char *cmd;	/* the command running ("check"), for JSON */
 	const char *sys;	/* /sys (AppArmor's module parameters) */
+	/*
+	 * /boot: status lists the installed triage kernels (config-R with
+	 * CONFIG_SECURITY_TRIAGE=y); NULL: none looked for
+	 */
+	const char *boot;
 	bool json;
 	int verbosity;		/* -q: -1, default 0, -v: 1 */
 	/* every open() of an interface file; tests replace it to fake EPERM */
