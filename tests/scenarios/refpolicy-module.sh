@@ -2,11 +2,17 @@
 # policy + triage.pp loaded and enforcing, triagectl run by a confined admin
 # (sysadm_t) runs in triagectl_t and loads a triage policy; the admin's own
 # shell and a user (user_t) cannot write the policy file (EACCES, an AVC
-# denial in the log).  Needs the init to load refpolicy-triage.bin (the
-# append line below; built by make -C policy/refpolicy OUT=... bin).
+# denial in the log).  triage-pressured, exec'd by init_t from a file of
+# its entry type as systemd would, runs in triage_pressured_t, reads the
+# pressure file and arms its PSI triggers (the system's and a cgroup's)
+# with no AVC denial, in the daemon and with --once-armed; a user and the
+# admin's shell can neither read nor write the pressure file (EACCES, an
+# AVC denial, of triage_pressure_t for the admin).  Needs the init to load
+# refpolicy-triage.bin (the append line below; built by
+# make -C policy/refpolicy OUT=... bin).
 # append: selinux_policy=/etc/selinux/refpolicy-triage.bin
 # mem: 512M
-# plan: 13
+# plan: 25
 # timeout: 300
 ctx=$(cat /proc/self/attr/current)
 diag "scenario context: $ctx"
@@ -95,5 +101,80 @@ check_eq "the admin's policy is still in force" "$gen1" \
 	"$(sed -n 's/^policy_generation //p' $TRIAGE/stats)"
 sed 's/^/# admin-dd: /' /tmp/admin-dd.out >&3
 sed 's/^/# user-dd: /' /tmp/user-dd.out >&3
+
+# --- triage-pressured in triage_pressured_t.  As systemd starts it: init_t
+# execs a file of triage_pressured_exec_t (the module's .fc label), and
+# init_daemon_domain's type_transition does the rest.  Here init_t is a
+# script of init_exec_t exec'd from kernel_t (the kernel's own transition
+# to init_t), which execs the daemon.  Its standard input is closed:
+# systemd would give it /dev/null, which is not null_device_t here.
+fscreate system_u:object_r:triage_pressured_exec_t:s0
+cat /usr/bin/triage-pressured >/opt/bin/triage-pressured
+fscreate system_u:object_r:init_exec_t:s0
+printf '#!/opt/bin/sh\nexec /opt/bin/triage-pressured "$@"\n' >/opt/bin/as-init
+fscreate system_u:object_r:triage_conf_t:s0
+printf 'protect type=sshd_t\nprotect type=triage_pressured_t\nsacrifice type=user_t\npressure some 10%% 1s\npressure some 10%% 1s cgroup=/refpol-pressure\n' \
+	>/opt/etc/triage/pressure.policy
+echo >/proc/self/attr/fscreate
+chmod 755 /opt/bin/triage-pressured /opt/bin/as-init
+mkdir -p /sys/fs/cgroup/refpol-pressure
+tr-run --name admin-load-pressure --context "$admin" -- /opt/bin/sh -c \
+	'/opt/bin/triagectl load /opt/etc/triage/pressure.policy' 3>&- </tmp/empty >/tmp/admin-load-pressure.out 2>&1
+check_eq "sysadm_t loads a policy with two pressure statements" exited:0 "$(status admin-load-pressure)"
+sed 's/^/# admin-load-pressure: /' /tmp/admin-load-pressure.out >&3
+
+tr-run --name pressured --results "$RESULTS" -- /opt/bin/as-init --verbose \
+	3>&- <&- >/tmp/pressured.out 2>&1 &
+waitfile 10000 "$RESULTS/pressured.pid" >/dev/null 2>&1
+i=0
+while [ $i -lt 50 ]; do
+	pctx=$(cat "/proc/$(pid_of pressured)/attr/current" 2>/dev/null)
+	case "$pctx" in *:triage_pressured_t:*) grep -q 'armed: .*memory.pressure' /tmp/pressured.out && break ;; esac
+	nap 0.1; i=$((i + 1))
+done
+check_eq "triage-pressured exec'd by init_t runs in triage_pressured_t" \
+	system_u:system_r:triage_pressured_t:s0 "$pctx"
+check "it armed the system's trigger on /proc/pressure/memory" \
+	grep -q 'statement 1 .*armed: some 100000 1000000 on /proc/pressure/memory' /tmp/pressured.out
+check "and the cgroup's on its memory.pressure" \
+	grep -q 'statement 2 .*armed: some 100000 1000000 on /sys/fs/cgroup/refpol-pressure/memory.pressure' /tmp/pressured.out
+kill -TERM "$(pid_of pressured)" 2>/dev/null
+check_eq "SIGTERM stops it with exit 0" exited:0 "$(status pressured)"
+sed 's/^/# pressured: /' /tmp/pressured.out >&3
+
+tr-run --name once-armed -- /opt/bin/as-init --once-armed 3>&- <&- >/tmp/once-armed.out 2>&1
+check_eq "triage-pressured --once-armed in triage_pressured_t: every trigger armed, exit 0" \
+	exited:0 "$(status once-armed)"
+sed 's/^/# once-armed: /' /tmp/once-armed.out >&3
+check_eq_empty "and triage_pressured_t was denied nothing" \
+	"$(dmesg | grep 'avc:  denied' | grep 'scontext=[^ ]*:triage_pressured_t')"
+
+# a user: neither reads nor writes the pressure file
+tr-run --name user-pressure --context user_u:user_r:user_t:s0 -- /opt/bin/sh -c \
+	'read g </sys/kernel/security/triage/pressure && echo "read: $g";
+	 echo "fire 1 1" >/sys/kernel/security/triage/pressure && echo fired;
+	 exit 0' 3>&- </tmp/empty >/tmp/user-pressure.out 2>&1
+sed 's/^/# user-pressure: /' /tmp/user-pressure.out >&3
+check "user_t cannot read or write the pressure file (EACCES)" sh -c \
+	'[ "$(grep -c "Permission denied" /tmp/user-pressure.out)" = 2 ] &&
+	 ! grep -Eq "^(read|fired)" /tmp/user-pressure.out'
+check "with an AVC denial for user_t on the triage files" audit_logged \
+	"avc:  denied  .*scontext=user_u:user_r:user_t.*tcontext=system_u:object_r:triage_"
+
+# the admin's shell reads the other triage files (triage_read_state), not
+# this one, and cannot ask for an early kill
+tr-run --name admin-pressure --context "$admin" -- /opt/bin/sh -c \
+	'read g </sys/kernel/security/triage/pressure && echo "read: $g";
+	 echo "fire 1 1" >/sys/kernel/security/triage/pressure && echo fired;
+	 exit 0' 3>&- </tmp/empty >/tmp/admin-pressure.out 2>&1
+sed 's/^/# admin-pressure: /' /tmp/admin-pressure.out >&3
+check "sysadm_t's shell cannot read or write the pressure file (EACCES)" sh -c \
+	'[ "$(grep -c "Permission denied" /tmp/admin-pressure.out)" = 2 ] &&
+	 ! grep -Eq "^(read|fired)" /tmp/admin-pressure.out'
+check "an AVC denial of read on triage_pressure_t" audit_logged \
+	"avc:  denied  \\{ read \\} .*scontext=sysadm_u:sysadm_r:sysadm_t.*tcontext=system_u:object_r:triage_pressure_t"
+check "an AVC denial of write on triage_pressure_t" audit_logged \
+	"avc:  denied  \\{ write \\} .*scontext=sysadm_u:sysadm_r:sysadm_t.*tcontext=system_u:object_r:triage_pressure_t"
+rmdir /sys/fs/cgroup/refpol-pressure 2>/dev/null
 dmesg | grep 'avc:' | sed 's/^/# /' >&3
 stop_all
