@@ -1,0 +1,400 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unit tests of the kernel-update tools, without a kernel build:
+#   scripts/triage-kernel-update     versions, decisions, settings, dry run,
+#                                    a (fake) build's progress and exit codes
+#   userspace/kernel/zzz-triage-grub-default
+#                                    GRUB's saved entry on the newest triage
+#                                    kernel, from a grub.cfg as grub-mkconfig
+#                                    writes it
+# apt-cache, apt-get, dpkg-query, make, mokutil, sbverify, grub-set-default
+# and grub-editenv are fakes (first in PATH) that read their answers from
+# files of the test directory and log their calls; dpkg (its version
+# comparison) and dpkg-deb are the real ones.  TAP output; run by
+# make -C tests/unit check.
+#   tests/unit/test-kernel-update.sh [-v]     -v: every command's output
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+ku=$top/scripts/triage-kernel-update
+hook=$top/userspace/kernel/zzz-triage-grub-default
+verbose=
+[ "${1:-}" = -v ] && verbose=1
+t=$(mktemp -d /tmp/test-kernel-update.XXXXXX)
+trap 'rm -rf "$t"' EXIT
+n=0 failed=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() {
+	n=$((n + 1)) failed=$((failed + 1))
+	echo "not ok $n - $1"
+	shift
+	local l
+	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done
+}
+# expect DESCRIPTION RC PATTERN...: the last run's exit code is RC and its
+# output (stdout and stderr) has every PATTERN (grep -E); !PATTERN: has not
+expect() {
+	local d=$1 rc=$2 p bad=()
+	shift 2
+	[ "$last_rc" = "$rc" ] || bad+=("exit $last_rc, expected $rc")
+	for p in "$@"; do
+		case $p in
+		!*) ! grep -qE -- "${p#!}" <<<"$last_out" || bad+=("did not expect: ${p#!}") ;;
+		*) grep -qE -- "$p" <<<"$last_out" || bad+=("expected: $p") ;;
+		esac
+	done
+	if [ ${#bad[@]} -eq 0 ]; then ok "$d"; else nok "$d" "${bad[@]}" "output:" "$last_out"; fi
+}
+# r CMD...: run it, keep its exit code and output
+r() {
+	last_out=$("$@" 2>&1)
+	last_rc=$?
+	[ -z "$verbose" ] || printf '%s\n# exit %s\n' "$last_out" "$last_rc" | sed 's/^/# | /'
+}
+
+# --- the fakes
+bin=$t/bin
+mkdir -p "$bin" "$t/calls"
+fake() { # NAME BODY
+	printf '#!/bin/bash\necho "$(basename "$0") $*" >>%s/calls/all\n%s\n' "$t" "$2" >"$bin/$1"
+	chmod +x "$bin/$1"
+}
+fake apt-cache 'cat '"$t"'/apt-policy'
+# apt-get fails to install what apt-get-fails names: "source" or "deb"
+fake apt-get '[ "$1" = update ] && exit 0; f=$(cat '"$t"'/apt-get-fails 2>/dev/null)
+	case $f:${*: -1} in source:linux-config-6.12=*|deb:*.deb) exit 100 ;; esac; exit 0'
+fake dpkg-query 'cat '"$t"'/dpkg-status 2>/dev/null'
+fake mokutil 'cat '"$t"'/sb-state 2>/dev/null || echo "SecureBoot disabled"'
+fake sbverify 'f=${@: -1}; grep -q SIGNED "$f" && echo "signature 1" && exit 0; echo "No signature table present"; exit 1'
+# make kernel-deb: objects, then the packages of the version it is told
+# (TEST_VERSION), slowly enough for progress lines; or it fails
+fake make 'obj='"$t"'/build/obj/deb; [ "${TEST_DIST:-}" = trixie ] && obj='"$t"'/build/trixie/kernel/obj
+	out='"$t"'/build/deb; [ "${TEST_DIST:-}" = trixie ] && out=$out/trixie
+	mkdir -p "$obj/mm" "$out"
+	echo "  CC      mm/oom_kill.o"; touch "$obj/mm/oom_kill.o"; sleep 1.5
+	echo "  CC      mm/page_alloc.o"; touch "$obj/mm/page_alloc.o"; sleep 0.5
+	[ -e '"$t"'/make-fails ] && { echo "mm/oom_kill.c:1: error: boom"; exit 2; }
+	touch "$out/linux-image-6.12.119-triage_${TEST_VERSION}_amd64.deb" \
+	      "$out/linux-headers-6.12.119-triage_${TEST_VERSION}_amd64.deb"
+	echo "kernel-deb: built"'
+fake grub-set-default 'echo "$1" >'"$t"'/grub-saved'
+fake triagectl 'exit 0'
+fake grub-editenv '[ -e '"$t"'/grub-saved ] && echo "saved_entry=$(cat '"$t"'/grub-saved)"; true'
+export PATH=$bin:$PATH
+
+policy() { # CANDIDATE: apt-cache policy as bookworm's apt prints it
+	cat >"$t/apt-policy" <<EOF
+linux-source-6.12:
+  Installed: 6.12.117-1~deb12u1
+  Candidate: $1
+  Version table:
+     $1 500
+        500 http://deb.debian.org/debian-security bookworm-security/main amd64 Packages
+ *** 6.12.117-1~deb12u1 500
+        500 http://deb.debian.org/debian-security bookworm-security/main amd64 Packages
+        100 /var/lib/dpkg/status
+EOF
+}
+conf() { printf '%s\n' "REPO=$top" "BUILD=$t/build" "PROGRESS=1" "$@" >"$t/conf"; }
+KU() { r "$ku" --config "$t/conf" --no-update "$@"; }
+mkdir -p "$t/build/deb"
+echo 'Module Size Used by' >"$t/vm.lsmod"
+echo 'Module Size Used by' >"$t/server.lsmod"
+
+# --- versions and the decision
+policy 6.12.118-1~deb12u1
+conf
+KU --dry-run --from 6.12.118-1~deb12u1+triage.g3f2a1b7
+expect "kernel-update: same linux-source-6.12 as the kernel's: up to date, exit 0" 0 \
+	'newest linux-source-6.12 \(bookworm\): 6.12.118-1~deb12u1$' \
+	'built from linux-source-6.12 6.12.118-1~deb12u1$' 'up to date: nothing to do' '!would run'
+KU --dry-run --from 6.12.119-1~deb12u1+triage.g3f2a1b7
+expect "kernel-update: a kernel newer than apt's newest (a local build): up to date" 0 'up to date'
+KU --dry-run --from 6.12.99-1~deb12u1+triage.g3f2a1b7
+expect "kernel-update: version order is Debian's, not the text's (6.12.118 > 6.12.99): due, exit 10" 10 \
+	'6.12.118-1~deb12u1 is newer than 6.12.99-1~deb12u1: a rebuild is due'
+KU --dry-run --from 6.12.118-1~deb12u0+triage.g3f2a1b7
+expect "kernel-update: a Debian revision (~deb12u1 > ~deb12u0) is a new source: due" 10 'a rebuild is due'
+KU --dry-run --from 6.12.118-1
+expect "kernel-update: ~deb12u1 sorts before the plain revision: up to date" 0 'up to date'
+KU --dry-run --from 6.12.117-1~deb12u1
+expect "kernel-update: --from takes a plain Debian version too" 10 'built from linux-source-6.12 6.12.117-1~deb12u1$' \
+	'a rebuild is due'
+
+# --- the dry run says every command
+conf "SIGN_KEY=$t/MOK.key" "SIGN_CERT=$t/MOK.crt" "LOCALMODCONFIG=$t/vm.lsmod" "OUTDIR=$t/fleet" "JOBS=2"
+touch "$t/MOK.key" "$t/MOK.crt"
+: >"$t/calls/all"
+KU --dry-run --from 6.12.117-1~deb12u1+triage.g3f2a1b7.dirty.vm
+expect "kernel-update: --dry-run: the source packages, make kernel-deb with the same list and key, the copy; exit 10" 10 \
+	"would run: apt-get install -y --no-install-recommends linux-source-6.12=6.12.118-1~deb12u1 linux-config-6.12=6.12.118-1~deb12u1" \
+	"would run: make -C $top kernel-deb DIST=bookworm LOCALMODCONFIG=$t/vm.lsmod SIGN_KEY=$t/MOK.key SIGN_CERT=$t/MOK.crt JOBS=2 BUILD=$t/build" \
+	"would run: cp $t/build/deb/linux-\*_6.12.118-1~deb12u1\+triage.\*.deb $t/fleet/" \
+	'dry run: nothing done \(exit 10' '!would run: apt-get install -y /'
+if grep -qE '^(make|apt-get install|cp)' "$t/calls/all"; then
+	nok "kernel-update: --dry-run runs nothing" "$(cat "$t/calls/all")"
+else
+	ok "kernel-update: --dry-run runs nothing (apt-cache policy only)"
+fi
+
+# --- the same settings as the kernel's
+conf
+KU --dry-run --from 6.12.117-1~deb12u1+triage.g3f2a1b7.vm
+expect "kernel-update: a trimmed kernel (.vm) and no LOCALMODCONFIG: refused, exit 1" 1 \
+	"the kernel was trimmed to the lsmod list 'vm', LOCALMODCONFIG names none" 'not rebuilding'
+KU --dry-run --force --from 6.12.117-1~deb12u1+triage.g3f2a1b7.vm
+expect "kernel-update: --force goes on, and says what differs" 10 "\(--force\) the kernel was trimmed"
+conf "LOCALMODCONFIG=$t/server.lsmod"
+KU --dry-run --from 6.12.117-1~deb12u1+triage.g3f2a1b7.dirty.vm
+expect "kernel-update: another lsmod list than the kernel's: refused" 1 "trimmed to the lsmod list 'vm', LOCALMODCONFIG names $t/server.lsmod"
+KU --dry-run --from 6.12.117-1~deb12u1+triage.g3f2a1b7.dirty
+expect "kernel-update: a full-config kernel (.dirty, no list) and a LOCALMODCONFIG: refused" 1 \
+	"the kernel has Debian's full config, LOCALMODCONFIG names"
+KU --dry-run --from 6.12.117-1~deb12u1+triage.gunknown.server
+expect "kernel-update: the list's name after a commit of 'unknown' (no git): the same list, due" 10 'a rebuild is due' '!trimmed'
+conf "LOCALMODCONFIG=$t/none.lsmod"
+KU --dry-run --from 6.12.117-1~deb12u1+triage.g3f2a1b7.none
+expect "kernel-update: an unreadable LOCALMODCONFIG: refused" 1 "LOCALMODCONFIG=$t/none.lsmod: cannot read it"
+conf "SIGN_KEY=$t/MOK.key"
+KU --dry-run --from 6.12.117-1~deb12u1+triage.g3f2a1b7
+expect "kernel-update: SIGN_KEY without SIGN_CERT: refused" 1 'SIGN_KEY and SIGN_CERT go together'
+
+# the reference: the newest .deb built (no --from, INSTALL=no), its image signed or not
+conf
+mkdir -p "$t/pkg/boot"
+echo "an image SIGNED by MOK" >"$t/pkg/boot/vmlinuz-6.12.117-triage"
+mkdir -p "$t/pkg/DEBIAN"
+printf 'Package: linux-image-6.12.117-triage\nVersion: 6.12.117-1~deb12u1+triage.g3f2a1b7\nArchitecture: amd64\nMaintainer: t <t@example.org>\nDescription: test\n' \
+	>"$t/pkg/DEBIAN/control"
+dpkg-deb --root-owner-group -b "$t/pkg" "$t/build/deb/linux-image-6.12.117-triage_6.12.117-1~deb12u1+triage.g3f2a1b7_amd64.deb" >/dev/null
+touch "$t/build/deb/linux-image-6.12.99-triage_6.12.99-1~deb12u1+triage.g1111111_amd64.deb" \
+      "$t/build/deb/linux-image-6.12.117-triage-dbg_6.12.118-1~deb12u1+triage.g3f2a1b7_amd64.deb"
+KU --dry-run
+expect "kernel-update: the reference is the newest .deb built (not the -dbg one), a signed image needs SIGN_KEY" 1 \
+	'built linux-image-6.12.117-triage_6.12.117-1~deb12u1\+triage.g3f2a1b7_amd64.deb' \
+	'carries a signed image: set SIGN_KEY and SIGN_CERT'
+conf "SIGN_KEY=$t/MOK.key" "SIGN_CERT=$t/MOK.crt"
+KU --dry-run
+expect "kernel-update: ... and with the key: due" 10 'a rebuild is due' '!signed image'
+rm -f "$t"/build/deb/*.deb
+
+# INSTALL=yes: the reference is the newest installed triage kernel; Secure Boot
+conf INSTALL=yes
+printf '%s\n' 'installed 6.12.99-1~deb12u1+triage.g1111111 linux-image-6.12.99-triage' \
+	'config-files 6.12.118-1~deb12u1+triage.g2222222 linux-image-6.12.118-triage' \
+	'installed 6.12.117-1~deb12u1+triage.g3f2a1b7 linux-image-6.12.117-triage' >"$t/dpkg-status"
+KU --dry-run
+expect "kernel-update: INSTALL=yes: the newest installed triage kernel (not a removed one's config-files)" 10 \
+	'installed linux-image-6.12.117-triage, 6.12.117-1~deb12u1\+triage.g3f2a1b7' \
+	"would run: apt-get install -y $t/build/deb/linux-image-\*-triage_6.12.118-1~deb12u1\+triage.\*_amd64.deb"
+echo "SecureBoot enabled" >"$t/sb-state"
+KU --dry-run
+expect "kernel-update: INSTALL=yes with Secure Boot on and no key: refused" 1 'Secure Boot is on here and no SIGN_KEY is set'
+rm -f "$t/sb-state"
+mkdir -p "$t/boot"
+echo SIGNED >"$t/boot/vmlinuz-6.12.117-triage"
+TRIAGE_BOOT=$t/boot KU --dry-run
+expect "kernel-update: INSTALL=yes, the installed image signed, no key: refused" 1 \
+	"$t/boot/vmlinuz-6.12.117-triage is signed: set SIGN_KEY"
+: >"$t/dpkg-status"
+KU --dry-run
+expect "kernel-update: INSTALL=yes and no triage kernel installed: exit 1, says what to do" 1 \
+	'no linux-image-\*-triage installed here'
+
+# apt, the settings file, usage
+conf
+policy '(none)'
+KU --dry-run --from 6.12.117-1~deb12u1
+expect "kernel-update: apt knows no linux-source-6.12: exit 1" 1 'apt knows no linux-source-6.12'
+policy 6.12.118-1~deb12u1
+printf 'REPO=%s\nSIGN_KEYS=/x\n' "$top" >"$t/conf"
+KU --dry-run --from 6.12.117-1~deb12u1
+expect "kernel-update: an unknown setting: exit 1, with its line" 1 "conf:2: unknown setting SIGN_KEYS"
+conf
+KU --dry-run --frm x
+expect "kernel-update: an unknown option: usage, exit 2" 2 "unknown argument '--frm'" 'usage:'
+r "$ku" --config "$t/nonexistent" --no-update --dry-run
+expect "kernel-update: --config FILE that is not there: exit 2" 2 'no such file'
+conf DIST=sid
+KU --dry-run
+expect "kernel-update: DIST=sid: exit 2" 2 'DIST=sid: bookworm or trixie'
+
+# the example settings of deploy/kernel-update, as shipped
+r "$ku" --config "$top/deploy/kernel-update/kernel-update.conf" --dist bookworm --no-update --dry-run \
+	--from 6.12.117-1~deb12u1+triage.g3f2a1b7
+expect "kernel-update: deploy/kernel-update/kernel-update.conf is read (and --dist overrides its DIST)" 10 \
+	"would run: make -C $top kernel-deb DIST=bookworm\$"
+exec_start=$(sed -n 's/^ExecStart=//p' "$top/deploy/kernel-update/triage-kernel-update.service")
+grep -q "ln -s CHECKOUT/scripts/triage-kernel-update ${exec_start%/*}/" "$top/deploy/kernel-update/triage-kernel-update.service" &&
+	ok "kernel-update: the unit's ExecStart ($exec_start) is where its install note links the script" ||
+	nok "kernel-update: the unit's ExecStart ($exec_start) is where its install note links the script"
+
+# trixie: apt in the trixie environment (here: TRIAGE_KU_ENV_RUN empty), no source install
+conf DIST=trixie
+sed -i 's/bookworm-security/trixie-security/; s/~deb12u1//g' "$t/apt-policy"
+TRIAGE_KU_ENV_RUN='' KU --dry-run --from 6.12.107-1+triage.gabcdef0
+expect "kernel-update: DIST=trixie: trixie's candidate; make kernel-deb DIST=trixie fetches the source itself" 10 \
+	'newest linux-source-6.12 \(trixie\): 6.12.118-1$' "would run: make -C $top kernel-deb DIST=trixie" \
+	'!linux-source-6.12=' '!would run: apt-get'
+
+# --- a (fake) build: progress, the packages, install, copy; failures
+policy 6.12.118-1~deb12u1
+conf INSTALL=yes "OUTDIR=$t/fleet"
+echo 'installed 6.12.117-1~deb12u1+triage.g3f2a1b7 linux-image-6.12.117-triage' >"$t/dpkg-status"
+: >"$t/calls/all"
+TEST_VERSION=6.12.118-1~deb12u1+triage.g9999999 KU
+expect "kernel-update: a build: progress lines, the new package installed and copied, exit 0" 0 \
+	'min: [0-9]+ objects compiled; ' 'built in [0-9]+ min: linux-image-6.12.119-triage_6.12.118-1~deb12u1\+triage.g9999999_amd64.deb' \
+	"copied to $t/fleet: linux-headers-.*linux-image-" 'installed linux-image-6.12.119-triage_.*: reboot to run it'
+if grep -qx "apt-get install -y -q --no-install-recommends linux-source-6.12=6.12.118-1~deb12u1 linux-config-6.12=6.12.118-1~deb12u1" "$t/calls/all" &&
+   grep -qx "make -C $top kernel-deb DIST=bookworm BUILD=$t/build" "$t/calls/all" &&
+   grep -qx "apt-get install -y -q $t/build/deb/linux-image-6.12.119-triage_6.12.118-1~deb12u1+triage.g9999999_amd64.deb" "$t/calls/all" &&
+   [ -e "$t/fleet/linux-image-6.12.119-triage_6.12.118-1~deb12u1+triage.g9999999_amd64.deb" ]; then
+	ok "kernel-update: ... in that order: the source packages, make kernel-deb, apt-get install of the image"
+else
+	nok "kernel-update: ... in that order: the source packages, make kernel-deb, apt-get install of the image" "$(cat "$t/calls/all")"
+fi
+log=$(ls "$t"/build/logs/kernel-update/*-6.12.118-1~deb12u1.log 2>/dev/null | head -n 1)
+if [ -n "$log" ] && grep -q 'kernel-deb: built' "$log"; then ok "kernel-update: the build's output is in its log"
+else nok "kernel-update: the build's output is in its log" "log: ${log:-none}"; fi
+rm -f "$t"/build/deb/*.deb
+touch "$t/make-fails"
+TEST_VERSION=6.12.118-1~deb12u1+triage.g9999999 KU
+expect "kernel-update: the build fails: exit 3, its end and its log named" 3 \
+	'the build failed \(exit 2\)' 'error: boom' "the build failed: $t/build/logs/kernel-update/"
+rm -f "$t/make-fails"
+TEST_VERSION=6.12.117-1~deb12u1+triage.g8888888 KU
+expect "kernel-update: the build makes no package of the new version: exit 3" 3 'the build made no linux-image .deb of 6.12.118-1~deb12u1'
+rm -f "$t"/build/deb/*.deb
+: >"$t/calls/all"
+TEST_VERSION=6.12.118-1~deb12u1+triage.g9999999 KU --no-install --from 6.12.117-1~deb12u1+triage.g3f2a1b7
+expect "kernel-update: --no-install leaves the .debs" 0 'the .debs are in' '!installed linux-image'
+grep -q '^apt-get install -y -q /' "$t/calls/all" && nok "kernel-update: ... apt-get is not asked to install them" "$(cat "$t/calls/all")" ||
+	ok "kernel-update: ... apt-get is not asked to install them"
+rm -f "$t"/build/deb/*.deb
+echo deb >"$t/apt-get-fails"
+TEST_VERSION=6.12.118-1~deb12u1+triage.g9999999 KU
+expect "kernel-update: apt-get install of the new kernel fails: exit 4" 4 'apt-get install .*linux-image-6.12.119-triage_.*_amd64.deb failed'
+rm -f "$t"/build/deb/*.deb
+echo source >"$t/apt-get-fails"
+TEST_VERSION=6.12.118-1~deb12u1+triage.g9999999 KU
+expect "kernel-update: apt-get install of the source packages fails: exit 1, nothing built" 1 \
+	'apt-get install linux-source-6.12=6.12.118-1~deb12u1 linux-config-6.12=6.12.118-1~deb12u1 failed' '!building'
+rm -f "$t/apt-get-fails"
+
+# --- GRUB's default: userspace/kernel/zzz-triage-grub-default
+g=$t/grub
+mkdir -p "$g/boot/grub" "$g/default/grub.d"
+for k in 6.12.43+deb13-amd64 6.12.48+deb13-amd64; do
+	echo '# CONFIG_SECURITY_TRIAGE is not set' >"$g/boot/config-$k"; touch "$g/boot/vmlinuz-$k"
+done
+for k in 6.12.9-triage 6.12.41-triage; do
+	printf 'CONFIG_LSM="landlock,lockdown,yama,apparmor,triage"\nCONFIG_SECURITY_TRIAGE=y\n' >"$g/boot/config-$k"
+	touch "$g/boot/vmlinuz-$k"
+done
+# a removed package's leftover config, and the newest by name
+printf 'CONFIG_SECURITY_TRIAGE=y\n' >"$g/boot/config-6.12.50-triage"
+# grub.cfg as Debian 13's grub-mkconfig writes it (10_linux): the first
+# entry boots the kernel sorting first (Debian's newest), untitled by
+# version; the advanced submenu has each, and recovery mode after it
+grubcfg() { # DISTRIBUTOR BOOTPREFIX: a grub.cfg
+	local os=$1 pre=$2 k q="'\\\\''"
+	os=${os//\'/$q}
+	echo "### BEGIN /etc/grub.d/10_linux ###"
+	echo "menuentry '$os' --class debian --class gnu-linux --class gnu --class os \$menuentry_id_option 'gnulinux-simple-0f2b' {"
+	printf '\tload_video\n\tinsmod gzio\n\techo\t%s\n' "'Loading Linux 6.12.48+deb13-amd64 ...'"
+	printf '\tlinux\t%s/vmlinuz-6.12.48+deb13-amd64 root=UUID=0f2b ro  quiet\n' "$pre"
+	printf '\tinitrd\t%s/initrd.img-6.12.48+deb13-amd64\n}\n' "$pre"
+	echo "submenu 'Advanced options for $os' \$menuentry_id_option 'gnulinux-advanced-0f2b' {"
+	for k in 6.12.48+deb13-amd64 6.12.43+deb13-amd64 6.12.41-triage 6.12.9-triage; do
+		printf "\tmenuentry '%s, with Linux %s' --class debian \$menuentry_id_option 'gnulinux-%s-advanced-0f2b' {\n" "$os" "$k" "$k"
+		printf '\t\tlinux\t%s/vmlinuz-%s root=UUID=0f2b ro  quiet\n\t}\n' "$pre" "$k"
+		printf "\tmenuentry '%s, with Linux %s (recovery mode)' --class debian \$menuentry_id_option 'gnulinux-%s-recovery-0f2b' {\n" "$os" "$k" "$k"
+		printf '\t\tlinux\t%s/vmlinuz-%s root=UUID=0f2b ro single\n\t}\n' "$pre" "$k"
+	done
+	echo "}"
+	echo "### END /etc/grub.d/10_linux ###"
+}
+grubcfg "Debian GNU/Linux" /boot >"$g/boot/grub/grub.cfg"
+printf 'GRUB_DEFAULT=0\nGRUB_TIMEOUT=5\nGRUB_DISTRIBUTOR=`( . /etc/os-release; echo ${NAME:-Debian} ) 2>/dev/null || echo Debian`\n' >"$g/default/grub"
+export TRIAGE_BOOT=$g/boot TRIAGE_DEFAULT_GRUB=$g/default/grub
+H() { rm -f "$t/grub-saved.before"; [ ! -e "$t/grub-saved" ] || cp "$t/grub-saved" "$t/grub-saved.before"; r "$hook" "$@"; }
+saved() { cat "$t/grub-saved" 2>/dev/null; }
+
+H
+expect "grub-default: GRUB_DEFAULT=0: nothing done" 0 '!GRUB.s default is now'
+[ ! -e "$t/grub-saved" ] && ok "grub-default: ... grub-set-default not run" || nok "grub-default: ... grub-set-default not run"
+echo 'GRUB_DEFAULT=saved' >"$g/default/grub.d/50-triage.cfg"
+H --dry-run
+expect "grub-default: --dry-run says what it would set" 0 \
+	"would run: grub-set-default 'Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.12.41-triage' \(was: 'none'\)"
+[ ! -e "$t/grub-saved" ] && ok "grub-default: ... and sets nothing" || nok "grub-default: ... and sets nothing"
+H
+expect "grub-default: GRUB_DEFAULT=saved (grub.d): the newest triage kernel's own entry, not the first" 0 \
+	"GRUB's default is now 'Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.12.41-triage'"
+[ "$(saved)" = "Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.12.41-triage" ] &&
+	ok "grub-default: ... grub-set-default got it" || nok "grub-default: ... grub-set-default got it" "$(saved)"
+: >"$t/calls/all"
+H
+expect "grub-default: run again: already set, nothing run" 0
+grep -q '^grub-set-default' "$t/calls/all" && nok "grub-default: ... grub-set-default not run again" ||
+	ok "grub-default: ... grub-set-default not run again"
+# a newer Debian kernel arrives: its postinst runs the hook; the entry stays
+touch "$g/boot/vmlinuz-6.12.57+deb13-amd64"; echo '# CONFIG_SECURITY_TRIAGE is not set' >"$g/boot/config-6.12.57+deb13-amd64"
+sed -i 's/6.12.48+deb13-amd64/6.12.57+deb13-amd64/' "$g/boot/grub/grub.cfg"
+mkdir -p "$t/postinst.d" "$t/postrm.d"
+ln -sf "$hook" "$t/postinst.d/zzz-triage-grub-default"
+ln -sf "$hook" "$t/postrm.d/zzz-triage-grub-default"
+DEB_MAINT_PARAMS="'configure' '6.12.57+deb13-amd64'" r "$t/postinst.d/zzz-triage-grub-default" 6.12.57+deb13-amd64
+[ "$(saved)" = "Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.12.41-triage" ] &&
+	ok "grub-default: Debian's newer kernel installed (postinst.d): the default stays on the triage kernel" ||
+	nok "grub-default: Debian's newer kernel installed (postinst.d): the default stays on the triage kernel" "$(saved)" "$last_out"
+# a newer triage kernel arrives
+printf 'CONFIG_SECURITY_TRIAGE=y\n' >"$g/boot/config-6.12.57-triage"; touch "$g/boot/vmlinuz-6.12.57-triage"
+sed -i 's/6.12.41-triage/6.12.57-triage/g' "$g/boot/grub/grub.cfg"
+DEB_MAINT_PARAMS="'configure' '6.12.57-triage'" r "$t/postinst.d/zzz-triage-grub-default" 6.12.57-triage
+[ "$(saved)" = "Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.12.57-triage" ] &&
+	ok "grub-default: a newer triage kernel installed: it becomes the default" ||
+	nok "grub-default: a newer triage kernel installed: it becomes the default" "$(saved)" "$last_out"
+# maintainer script actions other than configure/remove: nothing
+rm -f "$t/grub-saved"
+DEB_MAINT_PARAMS="'upgrade' '6.12.57-triage'" r "$t/postrm.d/zzz-triage-grub-default" 6.12.57-triage
+[ ! -e "$t/grub-saved" ] && ok "grub-default: postrm upgrade (not remove): nothing done" ||
+	nok "grub-default: postrm upgrade (not remove): nothing done"
+# the off switch
+echo 'TRIAGE_GRUB_DEFAULT=no' >>"$g/default/grub"
+H --dry-run
+expect "grub-default: TRIAGE_GRUB_DEFAULT=no: nothing" 0 'TRIAGE_GRUB_DEFAULT=no: nothing to do' '!would run'
+sed -i '/TRIAGE_GRUB_DEFAULT/d' "$g/default/grub"
+# a separate /boot (linux /vmlinuz-R) and a quote in the distributor's name
+grubcfg "Dan's Debian" "" >"$g/boot/grub/grub.cfg"
+sed -i 's/6.12.41-triage/6.12.57-triage/g' "$g/boot/grub/grub.cfg"
+H
+[ "$(saved)" = "Advanced options for Dan's Debian>Dan's Debian, with Linux 6.12.57-triage" ] &&
+	ok "grub-default: /boot a partition of its own, a quote in the title: decoded" ||
+	nok "grub-default: /boot a partition of its own, a quote in the title: decoded" "$(saved)" "$last_out"
+# GRUB_DISABLE_SUBMENU=y: every kernel titled at the top level
+sed -i -e '/^submenu/d' -e 's/^\tmenuentry/menuentry/' "$g/boot/grub/grub.cfg"
+H
+[ "$(saved)" = "Dan's Debian, with Linux 6.12.57-triage" ] &&
+	ok "grub-default: GRUB_DISABLE_SUBMENU=y: the top-level entry of the kernel" ||
+	nok "grub-default: GRUB_DISABLE_SUBMENU=y: the top-level entry of the kernel" "$(saved)" "$last_out"
+# update-grub has not seen the new kernel: an error, not a wrong entry
+printf 'CONFIG_SECURITY_TRIAGE=y\n' >"$g/boot/config-6.12.60-triage"; touch "$g/boot/vmlinuz-6.12.60-triage"
+H
+expect "grub-default: no entry for the newest triage kernel in grub.cfg: exit 1" 1 \
+	"no menu entry in $g/boot/grub/grub.cfg loads $g/boot/vmlinuz-6.12.60-triage: run update-grub"
+# triagectl removed (the hook a conffile left behind): nothing
+mv "$bin/triagectl" "$bin/triagectl.gone"
+H --dry-run
+expect "grub-default: triagectl removed, its conffile hook left: nothing, silently" 0 '!.'
+mv "$bin/triagectl.gone" "$bin/triagectl"
+# no triage kernel left: GRUB's default left alone
+rm -f "$g"/boot/vmlinuz-*-triage
+H
+expect "grub-default: no triage kernel left: left alone, exit 0" 0 'no triage kernel in'
+
+echo "1..$n"
+[ "$failed" = 0 ]
