@@ -155,10 +155,11 @@ int triage_pressure_fire(u64 generation, unsigned int nr)
 		l->pressure_last[i] = jiffies ?: 1;
 		l->pressure_kills[i]++;
 		atomic_long_inc(&triage_counters.early_kills);
-	} else {
-		atomic_long_inc(&triage_counters.early_refusals);
 	}
 out:
+	/* a request for a statement in force that killed nothing */
+	if (rc && rc != -ESTALE && rc != -EINVAL)
+		atomic_long_inc(&triage_counters.early_refusals);
 	mutex_unlock(&triage_load_mutex);
 	return rc;
 }

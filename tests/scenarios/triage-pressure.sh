@@ -8,7 +8,7 @@
 # kills nothing; permissive mode kills nothing.
 # mem: 256M
 # timeout: 420
-# plan: 17
+# plan: 36
 check "swap on zram" zram_swap 512M
 check "triage policy loaded" load_policy "protect type=protected_t
 sacrifice type=batch_t"
@@ -19,10 +19,10 @@ kills0=$(vm_oom_kills)
 hog database protected_t /sys/fs/cgroup 32
 start thrash0 batch_t /sys/fs/cgroup tr-hog --mib 300 --thrash --ready /run/thrash0.ready
 waitfile 120000 /run/thrash0.ready || diag "thrash0 never became ready"
-nap 15
+nap 10
 avg=$(psi_avg10 /proc/pressure/memory some)
-diag "without a pressure statement, 15 s into the thrash: memory some avg10=$avg, $(grep -E '^(pswpin|pswpout) ' /proc/vmstat | tr '\n' ' ')"
-check "without a pressure statement the thrashing job is still running after 15 s" alive thrash0
+diag "without a pressure statement, 10 s into the thrash: memory some avg10=$avg, $(grep -E '^(pswpin|pswpout) ' /proc/vmstat | tr '\n' ' ')"
+check "without a pressure statement the thrashing job is still running after 10 s" alive thrash0
 check_eq "and no OOM kill happened" "$kills0" "$(vm_oom_kills)"
 check "while memory pressure was above 10% (some avg10)" awk -v a="$avg" 'BEGIN { exit !(a > 10) }'
 kill -9 "$(pid_of thrash0)"
@@ -54,5 +54,65 @@ check_eq "the pressure file counts it" "1 some 100000 1000000 - 1" "$(sed -n 2p 
 check "an AUDIT_TRIAGE_DECISION (1427) record says scope=pressure and the PSI figure" \
 	audit_logged "type=1427 .*scope=pressure opid=$(pid_of thrash) .*outcome=killed pressure=1 psi=some:[0-9]+\.[0-9]{2}"
 check "triage-pressured logged the kill" grep -q "statement 1 .*killed" /run/pressured.log
+check "the kill came within 1 s of the trigger firing" sh -c "awk '
+	/statement 1 .*: pressure: fire/ && !f { gsub(/[][]/, \"\", \$2); f = \$2 }
+	/statement 1 .*: killed/ && !k { gsub(/[][]/, \"\", \$2); k = \$2 }
+	END { exit !(f && k && k - f >= 0 && k - f <= 1) }' /run/pressured.log"
+kill -9 "$(pid_of thrash0)" 2>/dev/null
+
+# --- a spike shorter than the statement's stall threshold kills nothing
+check "a policy asking for 1 s of stall in 2 s loads" load_policy "protect type=protected_t
+sacrifice type=batch_t
+pressure some 50% 2s"
+hog idle batch_t /sys/fs/cgroup 8
+early0=$(sed -n 's/^early_kills //p' $TRIAGE/stats)
+lines0=$(wc -l </run/pressured.log)
+start spike user_t /sys/fs/cgroup tr-hog --mib 300 --thrash
+nap 0.5
+kill -9 "$(pid_of spike)"
+nap 4
+check "after a 0.5 s spike the sacrificed idle task lives" alive idle
+check_eq "and no early kill happened" "$early0" "$(sed -n 's/^early_kills //p' $TRIAGE/stats)"
+check_eq_empty "triage-pressured was not even asked" "$(tail -n +$((lines0 + 1)) /run/pressured.log | grep 'pressure: fire')"
+
+# --- a memory cgroup's statement kills inside that cgroup only
+check "a policy with a statement for /batch loads" load_policy "protect type=protected_t
+sacrifice type=web_t rank=900
+sacrifice type=batch_t
+pressure some 10% 1s cgroup=/batch"
+cg=$(memcg batch 64M)
+# outside /batch, a task a system-wide kill would take first
+hog first web_t /sys/fs/cgroup 8
+start memthrash batch_t "$cg" tr-hog --mib 128 --thrash --ready /run/memthrash.ready
+check_eq "the job thrashing in /batch was SIGKILLed" killed:9 "$(waitfile 90000 "$RESULTS/memthrash"; status_now memthrash)"
+check_eq "decisions: scope memcg-pressure" "memcg-pressure killed" "$(decision_for memthrash scope) $(decision_for memthrash outcome)"
+check "the higher-ranked sacrificed task outside /batch lives" alive first
+check_eq "/batch's memory.events counts the kill" 1 "$(memcg_event "$cg" oom_kill)"
+
+# --- a scope of protected tasks only: early action kills nothing
+check "a policy with a statement for /vault loads" load_policy "protect type=protected_t
+sacrifice type=batch_t
+pressure some 10% 1s cgroup=/vault"
+vault=$(memcg vault 64M)
+start vaultthrash protected_t "$vault" tr-hog --mib 128 --thrash
+nap 8
+check "the protected job thrashing alone in /vault lives" alive vaultthrash
+check "triage-pressured was refused: nothing unprotected to kill" grep -q "ESRCH" /run/pressured.log
+kill -9 "$(pid_of vaultthrash)"
+
+# --- permissive mode: early action kills nothing
+check "a permissive policy with a pressure statement loads" load_policy "mode permissive
+protect type=protected_t
+sacrifice type=batch_t
+pressure some 10% 1s"
+refused0=$(sed -n 's/^early_refusals //p' $TRIAGE/stats)
+start trial batch_t /sys/fs/cgroup tr-hog --mib 300 --thrash
+nap 8
+check "in permissive mode the thrashing sacrificed job lives" alive trial
+check "triage-pressured was refused (ECANCELED)" grep -q "ECANCELED" /run/pressured.log
+check "stats count the refusals" [ "$(sed -n 's/^early_refusals //p' $TRIAGE/stats)" -gt "$refused0" ]
+check "the protected database lived through it all" alive database
+check "and so did triage-pressured" alive pressured
+diag "$(cat /run/pressured.log)"
 stop_all
 nap 2
