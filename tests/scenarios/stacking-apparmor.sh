@@ -7,9 +7,13 @@
 # survives although largest, unconfined tasks match "unconfined"; ranking,
 # decisions, the kill message and stats speak of the profiles.  Verdicts
 # survive a replacement of the profiles, which AppArmor announces to no one.
+# The profiles the triagectl package ships (userspace/apparmor/) load, and
+# triage-pressured exec'd from /usr/sbin runs under its own, enforced,
+# protected by a label= rule, arms its PSI triggers and exits 0 with
+# --once-armed, and AppArmor denies it nothing.
 # append: lsm=capability,apparmor,triage
 # mem: 256M
-# plan: 38
+# plan: 46
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
 	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $8, $6, $7}' $TRIAGE/ranking
@@ -119,3 +123,50 @@ stop_all
 check "a policy protecting moved_job loads" load_policy "protect label=moved_job*
 protect label=unconfined"
 relabel_then_oom "$(memcg apparmor-relabel 96M)" moved_job @web_job
+
+# The shipped profiles, in enforce mode: triage-pressured exec'd from its
+# path (as systemd does) runs under "triage-pressured".  Its standard
+# streams are /dev/null and no other descriptor is inherited: under
+# systemd they are /dev/null and the journal's socket, and AppArmor would
+# deny (and log) an inherited log file the profile does not name.
+check "the shipped profiles load (triage-pressured, triagectl-conform)" sh -c \
+	'dd if=/etc/apparmor/triage-shipped.bin of=/sys/kernel/security/apparmor/.load bs=8M 2>/dev/null'
+mkdir -p /usr/sbin /sys/fs/cgroup/aa-pressure
+cp /usr/bin/triage-pressured /usr/sbin/triage-pressured
+check "a policy protecting the daemon's profile, with two pressure statements, loads" load_policy "protect label=triage-pressured
+protect label=unconfined
+pressure some 10% 1s
+pressure some 10% 1s cgroup=/aa-pressure"
+dmesg -c >/dev/null
+start pressured - /sys/fs/cgroup sh -c \
+	'exec /usr/sbin/triage-pressured --verbose </dev/null >/dev/null 2>&1 3>&-'
+waitfile 10000 "$RESULTS/pressured.pid" >/dev/null 2>&1
+i=0
+while [ $i -lt 50 ]; do
+	fds=$(for f in /proc/$(pid_of pressured)/fd/*; do readlink "$f"; done 2>/dev/null | sort | tr '\n' ' ')
+	case "$fds" in *memory.pressure*) break ;; esac
+	nap 0.1; i=$((i + 1))
+done
+check_eq "triage-pressured exec'd from /usr/sbin runs under its profile, enforced" \
+	"triage-pressured (enforce)" "$(cat /proc/$(pid_of pressured)/attr/apparmor/current 2>/dev/null)"
+diag "its descriptors: $fds"
+check "it holds both PSI triggers armed (the system's and the cgroup's)" sh -c \
+	"echo '$fds' | grep -q '/proc/pressure/memory' &&
+	 echo '$fds' | grep -q '/sys/fs/cgroup/aa-pressure/memory.pressure'"
+# (its oom_score_adj is -1000: it is in no ranking; explain still says)
+triagectl explain "$(pid_of pressured)" >/tmp/explain-pressured.out 2>&1
+diag "$(cat /tmp/explain-pressured.out)"
+check "triagectl explain: the daemon's label is its profile, protected by rule 1" sh -c \
+	'grep -Eq "^label +triage-pressured" /tmp/explain-pressured.out &&
+	 grep -Eq "^rule +1: protect label=triage-pressured" /tmp/explain-pressured.out &&
+	 grep -Eq "^verdict +protect" /tmp/explain-pressured.out'
+kill -TERM "$(pid_of pressured)"
+start once-armed - /sys/fs/cgroup sh -c \
+	'exec /usr/sbin/triage-pressured --once-armed </dev/null >/dev/null 2>&1 3>&-'
+check_eq "triage-pressured --once-armed under its profile: every trigger armed, exit 0" \
+	exited:0 "$(status once-armed)"
+check_eq "and SIGTERM stopped the daemon with exit 0" exited:0 "$(status pressured)"
+check_eq_empty "AppArmor denied triage-pressured nothing" \
+	"$(dmesg | grep 'apparmor="DENIED"' | grep 'profile="triage-pressured"')"
+stop_all
+rmdir /sys/fs/cgroup/aa-pressure 2>/dev/null
