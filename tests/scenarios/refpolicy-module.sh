@@ -7,12 +7,15 @@
 # pressure file and arms its PSI triggers (the system's and a cgroup's)
 # with no AVC denial, in the daemon and with --once-armed; a user and the
 # admin's shell can neither read nor write the pressure file (EACCES, an
-# AVC denial, of triage_pressure_t for the admin).  Needs the init to load
+# AVC denial, of triage_pressure_t for the admin).  triagectl conform,
+# entered in triagectl_conform_t as runcon does, runs a spec whose probes
+# are in user_t and sshd_t (made probe domains by the interface) with no
+# AVC denial, and refuses in triagectl_t.  Needs the init to load
 # refpolicy-triage.bin (the append line below; built by
 # make -C policy/refpolicy OUT=... bin).
 # append: selinux_policy=/etc/selinux/refpolicy-triage.bin
 # mem: 512M
-# plan: 25
+# plan: 32
 # timeout: 300
 ctx=$(cat /proc/self/attr/current)
 diag "scenario context: $ctx"
@@ -106,8 +109,7 @@ sed 's/^/# user-dd: /' /tmp/user-dd.out >&3
 # execs a file of triage_pressured_exec_t (the module's .fc label), and
 # init_daemon_domain's type_transition does the rest.  Here init_t is a
 # script of init_exec_t exec'd from kernel_t (the kernel's own transition
-# to init_t), which execs the daemon.  Its standard input is closed:
-# systemd would give it /dev/null, which is not null_device_t here.
+# to init_t), which execs the daemon.
 fscreate system_u:object_r:triage_pressured_exec_t:s0
 cat /usr/bin/triage-pressured >/opt/bin/triage-pressured
 fscreate system_u:object_r:init_exec_t:s0
@@ -124,7 +126,7 @@ check_eq "sysadm_t loads a policy with two pressure statements" exited:0 "$(stat
 sed 's/^/# admin-load-pressure: /' /tmp/admin-load-pressure.out >&3
 
 tr-run --name pressured --results "$RESULTS" -- /opt/bin/as-init --verbose \
-	3>&- <&- >/tmp/pressured.out 2>&1 &
+	3>&- </tmp/empty >/tmp/pressured.out 2>&1 &
 waitfile 10000 "$RESULTS/pressured.pid" >/dev/null 2>&1
 i=0
 while [ $i -lt 50 ]; do
@@ -142,7 +144,7 @@ kill -TERM "$(pid_of pressured)" 2>/dev/null
 check_eq "SIGTERM stops it with exit 0" exited:0 "$(status pressured)"
 sed 's/^/# pressured: /' /tmp/pressured.out >&3
 
-tr-run --name once-armed -- /opt/bin/as-init --once-armed 3>&- <&- >/tmp/once-armed.out 2>&1
+tr-run --name once-armed -- /opt/bin/as-init --once-armed 3>&- </tmp/empty >/tmp/once-armed.out 2>&1
 check_eq "triage-pressured --once-armed in triage_pressured_t: every trigger armed, exit 0" \
 	exited:0 "$(status once-armed)"
 sed 's/^/# once-armed: /' /tmp/once-armed.out >&3
@@ -176,5 +178,49 @@ check "an AVC denial of read on triage_pressure_t" audit_logged \
 check "an AVC denial of write on triage_pressure_t" audit_logged \
 	"avc:  denied  \\{ write \\} .*scontext=sysadm_u:sysadm_r:sysadm_t.*tcontext=system_u:object_r:triage_pressure_t"
 rmdir /sys/fs/cgroup/refpol-pressure 2>/dev/null
+
+# --- triagectl conform in triagectl_conform_t (docs/conform.md): the admin
+# asks for that domain at exec, as runcon -t does (the exec context
+# overrides the transition to triagectl_t).  The guest's test module
+# (policy/refpolicy/test/triage_conform_test.te) is a site's: user_t and
+# sshd_t are probe domains by triage_conform_probe_domain().  The parent
+# cgroup is a delegated one, as on a systemd host (the root cgroup's
+# directory is mode 0555: writing it takes CAP_DAC_OVERRIDE, which the
+# domain does not have).
+set_oom_policy "triage classic"
+mkdir -p /sys/fs/cgroup/refpol-conform
+echo +memory >/sys/fs/cgroup/refpol-conform/cgroup.subtree_control
+fscreate system_u:object_r:triage_conf_t:s0
+printf 'memory 64M\ntimeout 60\ntype=user_t 8M dies before type=sshd_t 24M\n' \
+	>/opt/etc/triage/conform.spec
+echo >/proc/self/attr/fscreate
+avc0=$(dmesg | grep -c 'avc:  denied')
+tr-run --name conform-plain --context "$admin" -- /opt/bin/sh -c \
+	'exec /opt/bin/triagectl conform --cgroup-parent /sys/fs/cgroup/refpol-conform /opt/etc/triage/conform.spec' \
+	3>&- </tmp/empty >/tmp/conform-plain.out 2>&1
+sed 's/^/# conform-plain: /' /tmp/conform-plain.out >&3
+check_eq "triagectl conform without runcon runs in triagectl_t and refuses: exit 3" \
+	exited:3 "$(status conform-plain)"
+check "saying the probes' domains cannot be entered from triagectl_t" grep -q \
+	"probes cannot be labelled .*denies process transition from sysadm_u:sysadm_r:triagectl_t" \
+	/tmp/conform-plain.out
+conform_ctx=sysadm_u:sysadm_r:triagectl_conform_t:s0-s0:c0.c1023
+tr-run --name conform --context "$admin" -- /opt/bin/sh -c \
+	"echo -n $conform_ctx >/proc/self/attr/exec &&
+	 exec /opt/bin/triagectl conform --cgroup-parent /sys/fs/cgroup/refpol-conform /opt/etc/triage/conform.spec" \
+	3>&- </tmp/empty >/tmp/conform.out 2>&1
+sed 's/^/# conform: /' /tmp/conform.out >&3
+check_eq "with the exec context of runcon -t triagectl_conform_t the spec runs and holds: exit 0" \
+	exited:0 "$(status conform)"
+check "its test point: user_t's probe died before sshd_t's" grep -q "^ok 1 - " /tmp/conform.out
+check "the grower ran in the runner's own domain, triagectl_conform_t" \
+	grep -q "(the grower) in $conform_ctx: " /tmp/conform.out
+check_eq_empty "no conform cgroup was left" "$(ls -d /sys/fs/cgroup/refpol-conform/triage-conform.* 2>/dev/null)"
+# (but /dev/kmsg: the guest's devtmpfs nodes are event_device_t, not the
+# kmsg_device_t udev gives it, and the kill lines are then not readable)
+check_eq_empty "and neither the runner nor its probes were denied anything" \
+	"$(dmesg | grep 'avc:  denied' | tail -n +$((avc0 + 1)) |
+	   grep -E 'scontext=[^ ]*:(triagectl_conform_t|user_t|sshd_t):' |
+	   grep -v 'name="kmsg" .*tcontext=system_u:object_r:event_device_t')"
 dmesg | grep 'avc:' | sed 's/^/# /' >&3
 stop_all
