@@ -4,11 +4,12 @@
 # files; a spec whose expectations are false fails each one for the
 # right reason (and its todo is an expected failure); a bad spec, an
 # unknown type, a runner that may not label its probes and a parent
-# without the memory controller are refused with their reasons; SIGINT
-# in the middle of a run leaves no cgroup and no probe behind.
+# without the memory controller are refused with their reasons; a probe
+# stuck (its cgroup frozen) times out and is cleaned up; SIGINT in the
+# middle of a run leaves no cgroup and no probe behind.
 # mem: 256M
 # timeout: 400
-# plan: 22
+# plan: 25
 set_oom_policy "triage classic"
 load_policy "protect type=protected_t
 sacrifice type=batch_t group
@@ -93,6 +94,28 @@ check "no memory controller delegated: exit 3 and why" \
 	sh -c "[ $? = 3 ] && grep -q 'the memory controller is not delegated to the children of /sys/fs/cgroup/nodeleg' /tmp/nodeleg.err"
 diag "$(cat /tmp/nodeleg.err)"
 rmdir /sys/fs/cgroup/nodeleg
+
+# a stuck probe: the run's cgroup frozen while its probes start (frozen
+# tasks allocate nothing, so no OOM comes): the expectation times out,
+# is given up at its timeout, and its probes and cgroup are still removed
+printf 'memory 96M\ntimeout 8\ngrower type=user_t\ntype=batch_t 8M dies before type=web_t 8M\n' >/tmp/stuck.spec
+triagectl conform /tmp/stuck.spec >/tmp/stuck.tap 2>/tmp/stuck.err &
+runner=$!
+n=0
+while [ $n -lt 3000 ] && [ -z "$(cat /sys/fs/cgroup/triage-conform.*/cgroup.procs 2>/dev/null)" ]; do
+	n=$((n + 1))
+done
+for f in /sys/fs/cgroup/triage-conform.*/cgroup.freeze; do echo 1 >"$f"; done
+diag "frozen: $(cat /sys/fs/cgroup/triage-conform.*/cgroup.events 2>/dev/null | tr '\n' ' ')"
+wait $runner
+rc=$?
+diag "$(cat /tmp/stuck.tap /tmp/stuck.err)"
+# stuck before the probes held their memory: it could not run (3);
+# after: the expectation failed (1)
+check "a stuck probe: the runner ended, exit 3 (could not run) or 1 (failed), not $rc" \
+	[ "$rc" = 3 -o "$rc" = 1 ]
+check "and it says why: timed out" grep -Eq "timed out|did not hold its 8 MiB within the timeout" /tmp/stuck.tap
+check_eq_empty "no cgroup and no probe left after the stuck run" "$(leftovers)"
 
 # SIGINT while probes run
 triagectl conform /tmp/pass.spec >/tmp/int.tap 2>/tmp/int.err &

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -503,10 +504,18 @@ static _Noreturn void cf_child(const struct cf_env *env, int fd, const char *cg,
 	_exit(127);
 }
 
+/*
+ * Start a probe and wait, until DEADLINE, for its exec (the pipe closes)
+ * or its reason not to (written to the pipe).  A probe can be stuck before
+ * its exec (its cgroup frozen, a signal): the runner never waits for it
+ * past the deadline or a signal of its own, and cleans up as after any
+ * failure.
+ */
 static int cf_spawn(const struct cf_env *env, struct cf_run *run, int probe,
 		    const char *label, const char *mode, unsigned int mib,
-		    int adj, char *why, size_t n)
+		    int adj, long long deadline, char *why, size_t n)
 {
+	struct pollfd pfd;
 	struct cf_proc *pr = &run->p[run->n];
 	int pipefd[2];
 	ssize_t r;
@@ -534,6 +543,25 @@ static int cf_spawn(const struct cf_env *env, struct cf_run *run, int probe,
 	pr->label = label ? tc_strdup(label) : NULL;
 	pr->mib = mib;
 	run->n++;
+	pfd.fd = pipefd[0];
+	pfd.events = POLLIN;
+	for (;;) {
+		long long left = deadline - cf_now_ms();
+
+		if (cf_signal) {
+			close(pipefd[0]);
+			cf_fmt(why, n, "interrupted by signal %d", (int)cf_signal);
+			return -1;
+		}
+		if (left <= 0) {
+			close(pipefd[0]);
+			cf_fmt(why, n, "timed out: probe pid %ld did not start (stuck before its exec)",
+			       (long)pid);
+			return -1;
+		}
+		if (poll(&pfd, 1, left > 100 ? 100 : (int)left) > 0)
+			break;
+	}
 	do
 		r = read(pipefd[0], why, n - 1);
 	while (r < 0 && errno == EINTR);
@@ -931,7 +959,7 @@ static int cf_run_one(struct cf_env *env, const struct tc_cf_expect *e,
 
 		for (c = 0; c < e->probe[k].count; c++)
 			if (cf_spawn(env, &run, k, label, "hold", e->probe[k].mib,
-				     0, why, whylen)) {
+				     0, deadline, why, whylen)) {
 				free(label);
 				goto out;
 			}
@@ -971,7 +999,7 @@ static int cf_run_one(struct cf_env *env, const struct tc_cf_expect *e,
 	glabel = cf_exec_label(env, &s->grower[env->lsm]);
 	grower = run.n;
 	if (cf_spawn(env, &run, -1, glabel, "grow", s->memory_mib + 64,
-		     e->kind == TC_CF_NEVER ? 0 : -1000, why, whylen)) {
+		     e->kind == TC_CF_NEVER ? 0 : -1000, deadline, why, whylen)) {
 		free(glabel);
 		goto out;
 	}
