@@ -10,10 +10,12 @@
 # The profiles the triagectl package ships (userspace/apparmor/) load, and
 # triage-pressured exec'd from /usr/sbin runs under its own, enforced,
 # protected by a label= rule, arms its PSI triggers and exits 0 with
-# --once-armed, and AppArmor denies it nothing.
+# --once-armed, and AppArmor denies it nothing; triagectl conform under
+# triagectl-conform passes a spec of complain-mode probe profiles with no
+# denial.
 # append: lsm=capability,apparmor,triage
 # mem: 256M
-# plan: 46
+# plan: 51
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
 	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $8, $6, $7}' $TRIAGE/ranking
@@ -170,3 +172,30 @@ check_eq_empty "AppArmor denied triage-pressured nothing" \
 	"$(dmesg | grep 'apparmor="DENIED"' | grep 'profile="triage-pressured"')"
 stop_all
 rmdir /sys/fs/cgroup/aa-pressure 2>/dev/null
+
+# triagectl conform under the shipped profile triagectl-conform, entered
+# at exec as aa-exec -p does, with the guest's site additions for its
+# probe profiles (policy/apparmor/local/triagectl-conform).  The parent
+# cgroup is a delegated one: the root cgroup's directory (mode 0555) takes
+# CAP_DAC_OVERRIDE, which the profile does not have.
+check "a policy sacrificing batch_job and protecting protected_job loads" load_policy "sacrifice label=batch_*
+protect label=protected_job
+protect label=unconfined"
+cp /usr/bin/triagectl /usr/sbin/triagectl
+mkdir -p /sys/fs/cgroup/aa-conform
+echo +memory >/sys/fs/cgroup/aa-conform/cgroup.subtree_control
+printf 'memory 64M\ntimeout 60\nprofile=batch_job 8M dies before profile=protected_job 24M\n' >/tmp/aa-conform.spec
+dmesg -c >/dev/null
+tr-run --name conform --label triagectl-conform -- /usr/sbin/triagectl conform \
+	--cgroup-parent /sys/fs/cgroup/aa-conform /tmp/aa-conform.spec \
+	3>&- </dev/null >/tmp/aa-conform.out 2>&1
+sed 's/^/# conform: /' /tmp/aa-conform.out >&3
+check_eq "triagectl conform under triagectl-conform runs the spec and it holds: exit 0" \
+	exited:0 "$(status conform)"
+check "its test point: batch_job's probe died before protected_job's" grep -q "^ok 1 - " /tmp/aa-conform.out
+check "the grower ran under the runner's profile" \
+	grep -q "(the grower) in triagectl-conform (enforce): " /tmp/aa-conform.out
+check_eq_empty "AppArmor denied triagectl-conform nothing" \
+	"$(dmesg | grep 'apparmor="DENIED"' | grep 'profile="triagectl-conform"')"
+stop_all
+rmdir /sys/fs/cgroup/aa-conform 2>/dev/null
