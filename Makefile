@@ -40,7 +40,7 @@ TEST_SCENARIOS ?= $(filter-out $(filter-out storm,$(DEBUG_SCENARIOS)),$(SCENARIO
 export SCENARIOS TEST_SCENARIOS DEBUG_SCENARIOS NOCHAIN_SCENARIOS
 
 .PHONY: all deps kernel debug-kernel nochain-kernel initramfs userspace patches demo check bench fuzz clean distclean \
-	deb kernel-deb system-image system-test mutants series-build
+	deb kernel-deb system-image system-test mutants series-build compare
 
 all: kernel initramfs userspace
 
@@ -157,6 +157,19 @@ system-image: deb
 system-test: deps
 	@test -f $(BUILD)/system/rootfs.ext4 || $(MAKE) -s system-image
 	@scripts/system-test
+
+# a benchmark, not a test (not part of make check): triage beside the stock
+# kernel, earlyoom, nohang and systemd-oomd (each as Debian packages it and
+# tuned) in the full-system VM, five workloads each, COMPARE_REPS times
+# (default 10: about 9 hours on 2 cores; each run at most COMPARE_TIMEOUT
+# s); the image booted on the system kernel with swap (build/obj/compare,
+# from a copy of build/linux).  A CSV a run, a table and a plot in
+# build/compare/; COMPARE_PUBLISH=1 also into docs/compare.md and
+# docs/compare/ (scripts/compare, tests/compare/, docs/compare.md)
+compare: deps
+	@scripts/kernel-tree
+	@test -f $(BUILD)/system/rootfs.ext4 || $(MAKE) -s system-image
+	@scripts/compare
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/initramfs $(BUILD)/initramfs.cpio $(BUILD)/guest \
