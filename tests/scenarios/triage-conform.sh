@@ -67,8 +67,11 @@ check "not ok 2: the sacrificed task was killed" \
 	sh -c "grep -A1 '^not ok 2 ' /tmp/fail.tap | grep -qx '# type=batch_t was killed'"
 check "not ok 3: web_t is no group" \
 	sh -c "grep -A1 '^not ok 3 ' /tmp/fail.tap | grep -qE '^# (the first OOM killed [0-2] of the 3 type=web_t probes|timed out)'"
+# (a second OOM in the same run, the kernel's race of a victim's pages
+# freed after MMF_OOM_SKIP, can take web_t after user_t: then the reason
+# is the order)
 check "not ok 4: the adjustment puts web_t last" \
-	sh -c "grep -A1 '^not ok 4 ' /tmp/fail.tap | grep -qx '# type=web_t was not killed'"
+	sh -c "grep -A1 '^not ok 4 ' /tmp/fail.tap | grep -qxE '# (type=web_t was not killed|type=user_t was killed before type=web_t)'"
 check "not ok 5 is an expected failure (TODO)" grep -q '^not ok 5 - .* # TODO' /tmp/fail.tap
 check "JUnit: 4 failures, the TODO skipped" grep -q 'tests="5" failures="4" errors="0" skipped="1"' /tmp/fail.xml
 
