@@ -14,7 +14,8 @@
 # triagectl-conform passes a spec of complain-mode probe profiles with no
 # denial.
 # append: lsm=capability,apparmor,triage
-# mem: 256M
+# mem: 384M
+# timeout: 360
 # plan: 51
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {

@@ -9,7 +9,8 @@
 # and stats all speak of the Smack labels.  Last, a protected process that
 # shares the sacrificed victim's mm is not killed with it.
 # append: lsm=capability,smack,triage
-# mem: 256M
+# mem: 384M
+# timeout: 360
 # plan: 31
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
