@@ -65,8 +65,8 @@ static int triage_rule_reasons(struct triage_loaded *l)
 	const char *line = l->text, *end;
 	unsigned int i, skip;
 
-	/* three settings lead the text */
-	for (skip = 0; skip < 3 && line; skip++) {
+	/* three settings and the pressure statements lead the text */
+	for (skip = 0; skip < 3 + l->policy->nr_pressure && line; skip++) {
 		end = strchr(line, '\n');
 		line = end ? end + 1 : NULL;
 	}
