@@ -56,31 +56,26 @@ static void triage_loaded_free_rcu(struct rcu_head *head)
 }
 
 /*
- * The reason an OOM report gives for each rule: its canonical line.  One
- * walk over the text (a walk from its start for each rule made a load of
- * 4,096 rules take seconds).
+ * The reason an OOM report gives for each rule: its canonical line,
+ * printed here, in process context, so that the OOM path only points at
+ * it.
  */
 static int triage_rule_reasons(struct triage_loaded *l)
 {
-	const char *line = l->text, *end;
-	unsigned int i, skip;
+	const struct triage_rule *rule;
+	unsigned int i;
+	size_t size;
+	int n;
 
-	/* three settings and the pressure statements lead the text */
-	for (skip = 0; skip < 3 + l->policy->nr_pressure && line; skip++) {
-		end = strchr(line, '\n');
-		line = end ? end + 1 : NULL;
-	}
 	for (i = 0; i < l->policy->nr_rules; i++) {
-		if (line) {
-			end = strchrnul(line, '\n');
-			l->reasons[i] = kasprintf(GFP_KERNEL, "rule %u: %.*s",
-						  i + 1, (int)(end - line), line);
-			line = *end ? end + 1 : NULL;
-		} else {
-			l->reasons[i] = kasprintf(GFP_KERNEL, "rule %u", i + 1);
-		}
+		rule = &l->policy->rules[i];
+		size = sizeof("rule 4294967295: ") +
+		       triage_rule_print(rule, NULL, 0);
+		l->reasons[i] = kmalloc(size, GFP_KERNEL);
 		if (!l->reasons[i])
 			return -ENOMEM;
+		n = scnprintf(l->reasons[i], size, "rule %u: ", i + 1);
+		triage_rule_print(rule, l->reasons[i] + n, size - n);
 	}
 	return 0;
 }

@@ -1144,6 +1144,56 @@ static const char *triage_name(const char * const *names, unsigned int n,
 	return i < n ? names[i] : "unknown";
 }
 
+/* One rule's canonical line, without its newline */
+static void triage_out_rule(struct triage_out *o, const struct triage_rule *rule)
+{
+	unsigned int f;
+	char num[24];
+
+	triage_out_str(o, triage_verdict_name(rule->verdict));
+	if (rule->verdict == TRIAGE_VERDICT_ADJUST) {
+		snprintf(num, sizeof(num), " %+d", rule->adjust);
+		triage_out_str(o, num);
+	}
+	for (f = 0; f < TRIAGE_NR_FIELDS; f++) {
+		if (!rule->match[f])
+			continue;
+		triage_out_char(o, ' ');
+		triage_out_str(o, triage_field_names[f]);
+		triage_out_char(o, '=');
+		triage_out_value(o, rule->match[f]);
+	}
+	if (rule->rank) {
+		snprintf(num, sizeof(num), " rank=%u", rule->rank);
+		triage_out_str(o, num);
+	}
+	if (rule->group)
+		triage_out_str(o, " group");
+}
+
+/**
+ * triage_rule_print() - print one rule as its line of the canonical form
+ * @rule: the rule
+ * @buf: where to print (may be NULL if @size is 0)
+ * @size: bytes available at @buf
+ *
+ * The line triage_policy_print() gives @rule, without the newline; like
+ * snprintf(), cut to fit and NUL-terminated when @size is not 0.
+ *
+ * Context: any; never allocates and never sleeps.
+ *
+ * Return: the length of the full line, without the terminating NUL.
+ */
+int triage_rule_print(const struct triage_rule *rule, char *buf, size_t size)
+{
+	struct triage_out o = { .buf = buf, .size = size };
+
+	triage_out_rule(&o, rule);
+	if (size)
+		buf[o.len < size ? o.len : size - 1] = '\0';
+	return o.len;
+}
+
 /**
  * triage_policy_print() - print a policy in canonical form
  * @policy: the policy; NULL prints the empty policy
@@ -1168,9 +1218,8 @@ int triage_policy_print(const struct triage_policy *policy, char *buf,
 {
 	struct triage_out o = { .buf = buf, .size = size };
 	const struct triage_pressure *ps;
-	const struct triage_rule *rule;
 	bool respect = policy && policy->respect_score_adj;
-	unsigned int i, f;
+	unsigned int i;
 	char num[40];
 
 	triage_out_str(&o, "mode ");
@@ -1197,26 +1246,7 @@ int triage_policy_print(const struct triage_policy *policy, char *buf,
 	}
 
 	for (i = 0; policy && i < policy->nr_rules; i++) {
-		rule = &policy->rules[i];
-		triage_out_str(&o, triage_verdict_name(rule->verdict));
-		if (rule->verdict == TRIAGE_VERDICT_ADJUST) {
-			snprintf(num, sizeof(num), " %+d", rule->adjust);
-			triage_out_str(&o, num);
-		}
-		for (f = 0; f < TRIAGE_NR_FIELDS; f++) {
-			if (!rule->match[f])
-				continue;
-			triage_out_char(&o, ' ');
-			triage_out_str(&o, triage_field_names[f]);
-			triage_out_char(&o, '=');
-			triage_out_value(&o, rule->match[f]);
-		}
-		if (rule->rank) {
-			snprintf(num, sizeof(num), " rank=%u", rule->rank);
-			triage_out_str(&o, num);
-		}
-		if (rule->group)
-			triage_out_str(&o, " group");
+		triage_out_rule(&o, &policy->rules[i]);
 		triage_out_char(&o, '\n');
 	}
 

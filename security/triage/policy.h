@@ -139,6 +139,7 @@ int triage_policy_parse(const char *text, size_t len,
 			struct triage_policy **policy,
 			struct triage_parse_error *err);
 void triage_policy_free(struct triage_policy *policy);
+int triage_rule_print(const struct triage_rule *rule, char *buf, size_t size);
 int triage_policy_print(const struct triage_policy *policy, char *buf,
 			size_t size);
 
