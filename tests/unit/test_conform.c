@@ -243,6 +243,7 @@ static void test_shipped(void **state)
 {
 	static const char *const files[] = {
 		TRIAGE_TOP_DIR "/policy/examples/hardened-server.spec",
+		TRIAGE_TOP_DIR "/policy/examples/trixie-apparmor-server.spec",
 		TRIAGE_TOP_DIR "/policy/selinux/triage-test.spec",
 	};
 	size_t i;

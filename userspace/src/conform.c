@@ -495,6 +495,25 @@ static _Noreturn void cf_child(const struct cf_env *env, int fd, const char *cg,
 		}
 	}
 	if (!r) {
+		/*
+		 * A probe runs in another domain, which may not use the
+		 * runner's standard descriptors (its caller's terminal or
+		 * pipe): it gets /dev/null, opened here, in their place (a
+		 * domain entered from the runner's may use the runner's own
+		 * descriptors).  Every other descriptor is close-on-exec.
+		 */
+		int null = open("/dev/null", O_RDWR);
+
+		for (int i = 0; i <= 2; i++) {
+			if (i == fd)
+				continue;
+			if (null < 0)
+				close(i);
+			else if (null != i)
+				dup2(null, i);
+		}
+		if (null > 2 && null != fd)
+			close(null);
 		execv("/proc/self/exe", argv);
 		cf_fmt(why, sizeof(why), "execve of /proc/self/exe%s%s: %s",
 			 label ? " into " : "", label ? label : "", strerror(errno));
