@@ -140,9 +140,10 @@ kernel-deb: deps
 
 # a Debian 12 root filesystem (mmdebstrap) with systemd, sshd, auditd, nginx,
 # SELinux and AppArmor policies, and our .debs installed by dpkg (the triage
-# kernel's too when make kernel-deb has made it): build/system/rootfs.ext4
+# kernel's too when make kernel-deb has made it): build/system/rootfs.ext4;
+# DIST=trixie: Debian 13's, with the trixie .debs, build/system/trixie/
 system-image: deb
-	@scripts/system-image
+	@DIST=$(DIST) scripts/system-image
 
 # the full-system VM (not part of make check, 8 to 15 min once built; its
 # short form in make check is tests/deb/check and deb-triagectl): the
@@ -155,8 +156,8 @@ system-image: deb
 # Builds the image only when there is none (make system-image rebuilds it
 # from new .debs).  Logs in build/logs/system/; see docs/deploying.md
 system-test: deps
-	@test -f $(BUILD)/system/rootfs.ext4 || $(MAKE) -s system-image
-	@scripts/system-test
+	@test -f $(BUILD)/system/$(if $(filter trixie,$(DIST)),trixie/)rootfs.ext4 || $(MAKE) -s system-image DIST=$(DIST)
+	@DIST=$(DIST) scripts/system-test
 
 # a benchmark, not a test (not part of make check): triage beside the stock
 # kernel, earlyoom, nohang and systemd-oomd (each as Debian packages it and
@@ -168,7 +169,7 @@ system-test: deps
 # docs/compare/ (scripts/compare, tests/compare/, docs/compare.md)
 compare: deps
 	@scripts/kernel-tree
-	@test -f $(BUILD)/system/rootfs.ext4 || $(MAKE) -s system-image
+	@test -f $(BUILD)/system/rootfs.ext4 || $(MAKE) -s system-image DIST=bookworm
 	@scripts/compare
 
 clean:
