@@ -153,6 +153,8 @@ system-image: deb
 # and once with AppArmor; real OOMs, TAP, "N passed, M failed".
 # SYSTEM_TEST_KERNEL=deb boots instead the kernel .deb of make kernel-deb
 # that make system-image installed in the image (logs: build/logs/system-deb/).
+# DIST=trixie: the Debian 13 image (make system-image DIST=trixie), the same
+# boots on the system kernel, logs in build/logs/system-trixie/.
 # Builds the image only when there is none (make system-image rebuilds it
 # from new .debs).  Logs in build/logs/system/; see docs/deploying.md
 system-test: deps

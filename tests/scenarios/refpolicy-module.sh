@@ -15,7 +15,7 @@
 # make -C policy/refpolicy OUT=... bin).
 # append: selinux_policy=/etc/selinux/refpolicy-triage.bin
 # mem: 512M
-# plan: 32
+# plan: 33
 # timeout: 300
 ctx=$(cat /proc/self/attr/current)
 diag "scenario context: $ctx"
@@ -126,6 +126,17 @@ tr-run --name admin-load-pressure --context "$admin" -- /opt/bin/sh -c \
 	'/opt/bin/triagectl load /opt/etc/triage/pressure.policy' 3>&- </tmp/empty >/tmp/admin-load-pressure.out 2>&1
 check_eq "sysadm_t loads a policy with two pressure statements" exited:0 "$(status admin-load-pressure)"
 sed 's/^/# admin-load-pressure: /' /tmp/admin-load-pressure.out >&3
+
+# Before it starts the unit, systemd (init_t) checks its
+# ConditionPathExists=/sys/kernel/security/triage/pressure: init_t must
+# see that the file exists (an unmet condition skips the unit silently)
+fscreate system_u:object_r:init_exec_t:s0
+printf '#!/opt/bin/sh\n[ -e /sys/kernel/security/triage/pressure ]\n' >/opt/bin/init-condition
+echo >/proc/self/attr/fscreate
+chmod 755 /opt/bin/init-condition
+tr-run --name init-condition -- /opt/bin/init-condition 3>&- </tmp/empty >/tmp/init-condition.out 2>&1
+check_eq "init_t sees the pressure file, as the unit's ConditionPathExists= needs" \
+	exited:0 "$(status init-condition)"
 
 tr-run --name pressured --results "$RESULTS" -- /opt/bin/as-init --verbose \
 	3>&- </tmp/empty >/tmp/pressured.out 2>&1 &
