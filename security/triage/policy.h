@@ -24,6 +24,13 @@
 #define TRIAGE_PRESSURE_MAX		16	/* pressure statements per policy */
 #define TRIAGE_PRESSURE_WINDOW_MIN_MS	500
 #define TRIAGE_PRESSURE_WINDOW_MAX_MS	10000
+/*
+ * After an early kill PSI goes on counting stalls: the survivors refault
+ * what the thrash evicted.  A statement that killed kills again only after
+ * this hold-off, so that the recovery is not taken for more pressure and a
+ * bystander for the next victim (no shorter than any window).
+ */
+#define TRIAGE_PRESSURE_HOLDOFF_MS	TRIAGE_PRESSURE_WINDOW_MAX_MS
 
 enum triage_verdict {
 	TRIAGE_VERDICT_NONE,

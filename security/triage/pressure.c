@@ -12,8 +12,8 @@
  * the kernel, by the OOM policy chain (oom_kill_early()), exactly as an
  * OOM of that scope would choose it, except that a protected task is
  * never taken.  What a request can do is bounded by the policy in force:
- * the statement's own scope, at most one kill per window of the
- * statement, nothing in permissive mode.
+ * the statement's own scope, at most one kill per hold-off of the
+ * statement (TRIAGE_PRESSURE_HOLDOFF_MS), nothing in permissive mode.
  */
 
 #define pr_fmt(fmt) "triage: " fmt
@@ -101,9 +101,9 @@ static struct mem_cgroup *triage_pressure_memcg(const char *path)
  *
  * Return: 0 when a victim was killed; -ESTALE when another policy was
  * loaded since, -EINVAL when there is no statement @nr, -ECANCELED in
- * permissive mode, -EAGAIN when the statement killed less than one of its
- * windows ago, -ENOENT or -EOPNOTSUPP when its cgroup is gone or has no
- * memory controller, or what oom_kill_early() returns.
+ * permissive mode, -EAGAIN when the statement killed less than
+ * %TRIAGE_PRESSURE_HOLDOFF_MS ago, -ENOENT or -EOPNOTSUPP when its cgroup
+ * is gone or has no memory controller, or what oom_kill_early() returns.
  */
 int triage_pressure_fire(u64 generation, unsigned int nr)
 {
@@ -130,7 +130,7 @@ int triage_pressure_fire(u64 generation, unsigned int nr)
 	rc = -EAGAIN;
 	if (l->pressure_last[i] &&
 	    time_before(jiffies, l->pressure_last[i] +
-				 msecs_to_jiffies(p->window_ms)))
+				 msecs_to_jiffies(TRIAGE_PRESSURE_HOLDOFF_MS)))
 		goto out;
 	if (p->cgroup) {
 		memcg = triage_pressure_memcg(p->cgroup);

@@ -4,11 +4,13 @@
 # stock kernel does not kill it (swap is not full); with the statement,
 # triage-pressured (protected) sees the PSI trigger fire and the kernel
 # kills the sacrificed job, never the protected database or the daemon.
-# A memory cgroup's statement kills inside that cgroup only; a short spike
-# kills nothing; permissive mode kills nothing.
+# After a kill the statement holds off for 10 s: a second request 2 s
+# later (past the 1 s window) is refused and the sacrificed bystander
+# lives.  A memory cgroup's statement kills inside that cgroup only; a
+# short spike kills nothing; permissive mode kills nothing.
 # mem: 256M
 # timeout: 420
-# plan: 36
+# plan: 39
 check "swap on zram" zram_swap 512M
 check "triage policy loaded" load_policy "protect type=protected_t
 sacrifice type=batch_t"
@@ -37,6 +39,8 @@ check_eq "the pressure file lists the statement as a PSI trigger" "1 some 100000
 start pressured protected_t /sys/fs/cgroup sh -c 'exec triage-pressured --verbose 2>/run/pressured.log'
 nap 2
 diag "$(cat /run/pressured.log)"
+# sacrificed too, but smaller: the thrashing job goes first
+hog bystander batch_t /sys/fs/cgroup 8
 dmesg -c >/dev/null
 t0=$(cut -d' ' -f1 /proc/uptime)
 start thrash batch_t /sys/fs/cgroup tr-hog --mib 300 --thrash --ready /run/thrash.ready
@@ -59,7 +63,14 @@ check "the kill came within 1 s of the trigger firing" sh -c "awk '
 	/statement 1 .*: pressure: fire/ && !f { gsub(/[][]/, \"\", \$2); f = \$2 }
 	/statement 1 .*: killed/ && !k { gsub(/[][]/, \"\", \$2); k = \$2 }
 	END { exit !(f && k && k - f >= 0 && k - f <= 1) }' /run/pressured.log"
-kill -9 "$(pid_of thrash0)" 2>/dev/null
+# the hold-off: past the statement's 1 s window, within 10 s of the kill
+nap 2
+gen=$(sed -n 's/^generation //p' $TRIAGE/pressure)
+check "2 s after the kill a second request is refused: the hold-off (EAGAIN)" sh -c \
+	"echo 'fire $gen 1' 2>&1 >$TRIAGE/pressure | grep -q 'temporarily unavailable'"
+check "the sacrificed bystander lives" alive bystander
+check_eq "still one early kill" 1 "$(sed -n 's/^early_kills //p' $TRIAGE/stats)"
+kill -9 "$(pid_of thrash0)" "$(pid_of bystander)" 2>/dev/null
 
 # --- a spike shorter than the statement's stall threshold kills nothing
 check "a policy asking for 1 s of stall in 2 s loads" load_policy "protect type=protected_t

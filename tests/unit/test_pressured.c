@@ -513,7 +513,7 @@ static void test_fire_answers(void **state)
 		{ EINVAL, TP_REREAD, "not killed: the kernel does not know this statement; re-reading the policy (EINVAL)" },
 		{ ENOENT, TP_NOT_KILLED, "not killed: its cgroup does not exist (ENOENT)" },
 		{ EOPNOTSUPP, TP_NOT_KILLED, "not killed: its cgroup has no memory controller of its own (EOPNOTSUPP)" },
-		{ EAGAIN, TP_NOT_KILLED, "not killed: it killed less than one of its windows ago (EAGAIN)" },
+		{ EAGAIN, TP_NOT_KILLED, "not killed: it killed less than its hold-off (10 s) ago (EAGAIN)" },
 		{ EBUSY, TP_NOT_KILLED, "not killed: an earlier victim is still exiting (EBUSY)" },
 		{ ESRCH, TP_NOT_KILLED, "not killed: nothing in its scope may be killed (all protected, or none) (ESRCH)" },
 		{ ECANCELED, TP_NOT_KILLED, "not killed: the policy is in permissive mode (ECANCELED)" },

@@ -355,7 +355,7 @@ static const struct {
 	{ EOPNOTSUPP, "EOPNOTSUPP", TP_NOT_KILLED,
 	  "its cgroup has no memory controller of its own" },
 	{ EAGAIN, "EAGAIN", TP_NOT_KILLED,
-	  "it killed less than one of its windows ago" },
+	  "it killed less than its hold-off (10 s) ago" },
 	{ EBUSY, "EBUSY", TP_NOT_KILLED,
 	  "an earlier victim is still exiting" },
 	{ ESRCH, "ESRCH", TP_NOT_KILLED,
