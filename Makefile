@@ -6,10 +6,11 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-# every scenario but lib, bench and nochain; deb-triagectl boots the
+# every scenario but lib, bench, nochain and secure-boot (make
+# secure-boot-test boots it, under OVMF); deb-triagectl boots the
 # triagectl .deb's files (tests/check builds the packages first:
 # tests/deb/check)
-SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench.sh %/nochain.sh,$(wildcard tests/scenarios/*.sh)))))
+SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench.sh %/nochain.sh %/secure-boot.sh,$(wildcard tests/scenarios/*.sh)))))
 # booted on the kernel built without the chain (kernel/configs/nochain.config):
 # it must behave as upstream
 NOCHAIN_SCENARIOS ?= nochain memcg-stock-kill
@@ -40,7 +41,7 @@ TEST_SCENARIOS ?= $(filter-out $(filter-out storm,$(DEBUG_SCENARIOS)),$(SCENARIO
 export SCENARIOS TEST_SCENARIOS DEBUG_SCENARIOS NOCHAIN_SCENARIOS
 
 .PHONY: all deps kernel debug-kernel nochain-kernel initramfs userspace patches demo check bench fuzz clean distclean \
-	deb kernel-deb system-image system-test mutants series-build compare
+	deb kernel-deb system-image system-test secure-boot-test mutants series-build compare
 
 all: kernel initramfs userspace
 
@@ -160,6 +161,14 @@ system-image: deb
 system-test: deps
 	@test -f $(BUILD)/system/$(if $(filter trixie,$(DIST)),trixie/)rootfs.ext4 || $(MAKE) -s system-image DIST=$(DIST)
 	@DIST=$(DIST) scripts/system-test
+
+# Secure Boot in the VM (not part of make check): OVMF with Secure Boot
+# enforcing runs the test kernel signed by sbsign (built with an EFI stub,
+# kernel/configs/efi.config) and refuses it unsigned; the signed boot runs
+# tests/scenarios/secure-boot.sh.  Logs in build/logs/secure-boot/
+# (scripts/secure-boot-test, docs/testing.md)
+secure-boot-test: kernel initramfs
+	@scripts/secure-boot-test
 
 # a benchmark, not a test (not part of make check): triage beside the stock
 # kernel, earlyoom, nohang and systemd-oomd (each as Debian packages it and

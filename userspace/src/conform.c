@@ -512,7 +512,7 @@ static _Noreturn void cf_child(const struct cf_env *env, int fd, const char *cg,
 			else if (null != i)
 				dup2(null, i);
 		}
-		if (null > 2 && null != fd)
+		if (null > 2)
 			close(null);
 		execv("/proc/self/exe", argv);
 		cf_fmt(why, sizeof(why), "execve of /proc/self/exe%s%s: %s",
