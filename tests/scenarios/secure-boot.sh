@@ -7,23 +7,11 @@
 # image refused).  Here the kernel confirms Secure Boot and triage decides
 # an OOM by labels.  Booted by scripts/secure-boot-test only.
 # mem: 256M
-# plan: 7
+# plan: 8
 check "the EFI stub found Secure Boot enabled" sh -c 'dmesg | grep -q "Secure boot enabled"'
 mkdir -p /sys/firmware/efi/efivars
 mount -t efivarfs efivarfs /sys/firmware/efi/efivars
 check_eq "the firmware's SecureBoot variable is 1" 1 \
 	"$(tail -c 1 /sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c | od -An -tu1 | tr -d ' ')"
-set_oom_policy "triage classic"
-check "policy loads" load_policy "protect type=protected_t
-protect type=init_t
-sacrifice type=batch_t"
-hog db protected_t /sys/fs/cgroup 100
-hog batch batch_t /sys/fs/cgroup 10
-start runaway user_t /sys/fs/cgroup tr-hog --mib 400 --step-mib 4 --step-ms 20
-check_eq "batch (sacrificed, small) was killed" killed:9 "$(status batch)"
-check "db (protected, largest) survived the global OOM" alive db
-check "the kill was a global OOM decided by triage" sh -c \
-	'dmesg | grep -q "Out of memory (oom policy triage: rule 3: sacrifice type=batch_t): Killed process"'
-check_eq "decisions records a global sacrifice" "global sacrifice" \
-	"$(decision_for batch scope) $(decision_for batch verdict)"
-stop_all
+# the OOM: triage-global's, the same scenario as on the test kernel
+. /scenarios/triage-global.sh

@@ -341,6 +341,9 @@ int tp_fire(int fd, tp_pwrite_fn w, unsigned long long generation,
 	return r == len ? 0 : EIO;
 }
 
+/* the EAGAIN text below states the hold-off */
+_Static_assert(TRIAGE_PRESSURE_HOLDOFF_MS == 10000, "the EAGAIN text says 10 s");
+
 static const struct {
 	int err;
 	const char *name;
