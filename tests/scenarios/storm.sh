@@ -1,5 +1,5 @@
-# OOM storm: five hundred real OOMs in a row (memory cgroup OOMs, and every
-# 50th a global one), each victim a task that just exec'd from web_t into
+# OOM storm: 250 real OOMs in a row (memory cgroup OOMs, and every 50th a
+# global one), each victim a task that just exec'd from web_t into
 # batch_t or back, while a background loop reloads the triage policy and
 # flips the mode and another reads ranking, decisions and stats.
 # Afterwards: every OOM killed one of the storm's own tasks and nothing
@@ -10,7 +10,7 @@
 # mem: 256M
 # plan: 30
 # timeout: 720
-N=${storm_ooms:-500}
+N=${storm_ooms:-250}
 EVERY=${storm_global_every:-50}
 S=/run/storm
 mkdir -p $S

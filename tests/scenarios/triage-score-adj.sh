@@ -3,6 +3,9 @@
 # dies first; with "oom-score-adj respect" it stays unkillable.
 # mem: 256M
 # plan: 8
+# append: kmemleak=off
+# (no leak tracking on the debug kernel, for time: the OOM paths this
+# adds allocate nothing; see DEBUG_SCENARIOS in the Makefile)
 set_oom_policy "triage classic"
 adj_hog() { # NAME CGROUP MIB: a batch_t hog that set its own oom_score_adj to -1000
 	start "$1" batch_t "$2" sh -c "echo -1000 >/proc/self/oom_score_adj && exec tr-hog --mib $3 --ready /run/$1.ready"
