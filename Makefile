@@ -165,11 +165,13 @@ system-image: deb
 # system-image booted under QEMU (TCG) on a small triage kernel
 # (kernel/configs/system.config), with SELinux enforcing, rebooted through
 # the GRUB that the first boot installed, rolled back to Debian's kernel,
-# and once with AppArmor; real OOMs, TAP, "N passed, M failed".
+# and once with AppArmor as Debian ships it (no security= on the command
+# line); real OOMs, TAP, "N passed, M failed".
 # SYSTEM_TEST_KERNEL=deb boots instead the kernel .deb of make kernel-deb
 # that make system-image installed in the image (logs: build/logs/system-deb/).
 # DIST=trixie: the Debian 13 image (make system-image DIST=trixie), the same
-# boots on the system kernel, logs in build/logs/system-trixie/.
+# boots, logs in build/logs/system-trixie/ (system-deb-trixie/ on the
+# trixie kernel .deb, SYSTEM_TEST_KERNEL=deb).
 # Builds the image only when there is none (make system-image rebuilds it
 # from new .debs).  Logs in build/logs/system/; see docs/deploying.md
 system-test: deps
