@@ -120,11 +120,14 @@ bench: deps initramfs
 # incrementally in build/mutants/obj and booted on the scenarios expected to
 # kill it; writes tests/mutants/RESULTS (commit, machine, each mutant's
 # result and, for a kill, its scenario, test point and kind), ending
-# "mutants: K of N killed".  Resumable (a re-run skips what is recorded for
+# "mutants: K of N killed" (deb-triagectl's boot needs the triagectl .deb's
+# initramfs: built first).  Resumable (a re-run skips what is recorded for
 # this commit) and shardable (MUTANTS=id1,id2); 1 to 3 minutes a mutant on
 # 2 cores (see docs/testing.md)
 mutants: deps initramfs
 	@scripts/kernel-tree
+	@scripts/build-debs
+	@scripts/initramfs-deb
 	@scripts/mutants
 
 # a long fuzzing run of the policy parser: FUZZ_TIME seconds (default 1 h)
