@@ -6,7 +6,7 @@
 # removed again, while OOMs keep coming, with nothing left behind.
 # mem: 256M
 # timeout: 240
-# plan: 22
+# plan: 24
 P=/proc/sys/vm/oom_policy
 MOD=/lib/modules/triage/oom_fastest_grower.ko
 check "the sample policy module is in the guest" [ -f $MOD ]
@@ -32,9 +32,16 @@ check "a triage policy protecting protected_t loads" load_policy "protect type=p
 cg=$(memcg grow2 96M)
 hog old2 batch_t "$cg" 60
 nap 8
+dmesg -c >/dev/null
 push young2 protected_t "$cg" 40
 check "the protected young grower lives" alive young2
 check_eq "the old task is killed instead" killed:9 "$(status old2)"
+# by the module's own choice (oom_task_points() says the protected task is
+# no candidate), not by the chain refusing it and classic deciding
+check "the module's policy chose the old task" sh -c \
+	"dmesg | grep -q 'oom policy fastest-grower: fastest grower, [0-9]* pages/s'"
+check_eq_empty "the chain refused nothing" \
+	"$(dmesg | grep 'which an LSM protects: refused')"
 stop_all
 load_policy "mode enforce" >/dev/null
 

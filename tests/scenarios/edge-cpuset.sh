@@ -3,12 +3,14 @@
 # candidates.  A sacrificed task bound to node 0 is first in the sacrifice
 # tier and the biggest, yet outside the OOM's constraint: it must be
 # neither chosen nor killed, in either OOM.  Inside, the sacrificed task
-# goes first, then the ordinary grower.
+# goes first, then the ordinary grower.  The panic policy heads the chain
+# and must pass: a cpuset OOM is not system-wide (panicking here is a
+# kernel report that fails the boot).
 # mem: 512M
 # append: numa=fake=2
 # timeout: 180
 # plan: 9
-set_oom_policy "triage classic"
+set_oom_policy "panic triage classic"
 check "two NUMA nodes" [ -d /sys/devices/system/node/node1 ]
 echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
 for n in 0 1; do

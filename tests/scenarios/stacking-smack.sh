@@ -7,11 +7,12 @@
 # label dies first although smallest, a protected label survives although
 # largest, an adjust reorders, and ranking, decisions, the kill message
 # and stats all speak of the Smack labels.  Last, a protected process that
-# shares the sacrificed victim's mm is not killed with it.
-# append: lsm=capability,smack,triage
+# shares the sacrificed victim's mm is not killed with it, and a later
+# OOM does not wait for that mm while the victim is an unreaped zombie.
+# append: lsm=capability,smack,triage numa=fake=2
 # mem: 384M
 # timeout: 360
-# plan: 31
+# plan: 34
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
 	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $8, $6, $7}' $TRIAGE/ranking
@@ -100,6 +101,37 @@ check "its protected mm-sharer was not killed with it" alive_pid "$sharer"
 check "the kernel says it spared the protected mm-sharer" sh -c \
 	"dmesg | grep -q 'shares its mm with protected $sharer '"
 kill -9 "$sharer" 2>/dev/null
+stop_all
+
+# The victim that owned the shared mm stays a zombie while its parent
+# (tr-run, stopped here) does not reap it: a global or cpuset OOM still
+# sees it as the victim of an earlier OOM and waits for its mm, unless
+# that mm is marked MMF_OOM_SKIP.  Node 1 fills up in a cpuset OOM (node
+# 0 stays free for this shell): the next OOM must kill the filler at once.
+echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
+mkdir -p /sys/fs/cgroup/node1
+echo 1 >/sys/fs/cgroup/node1/cpuset.mems
+start shared2 @BatchShared /sys/fs/cgroup/node1 tr-hog --mib 16 \
+	--mm-sharer Database --sharer-pid /run/sharer2.pid --ready /run/shared2.ready
+waitfile 30000 /run/shared2.ready
+sharer2=$(cat /run/sharer2.pid 2>/dev/null)
+i=0
+while [ "$(verdict_of "$sharer2")" != protect ] && [ $i -lt 50 ]; do
+	nap 0.1
+	i=$((i + 1))
+done
+owner=$(pid_of shared2)
+parent=$(awk '{print $4}' /proc/$owner/stat)
+check_eq "the owner's parent is its tr-run, stopped" "tr-run" \
+	"$(kill -STOP "$parent" && cat /proc/$parent/comm)"
+dmesg -c >/dev/null
+start filler - /sys/fs/cgroup/node1 tr-hog --mib 600 --step-mib 4 --step-ms 10
+check_eq "a later OOM killed the filler without waiting for the zombie's mm" \
+	killed:9 "$(status filler)"
+check_eq "the sacrificed owner was the first victim, spared sharer alive" \
+	"$owner alive" "$(first_victim) $(alive_pid "$sharer2" && echo alive)"
+kill -CONT "$parent"
+kill -9 "$sharer2" 2>/dev/null
 stop_all
 
 # a relabel without exec (attr/smack/current) into a protected label that

@@ -3,9 +3,10 @@
 # label) needs CAP_MAC_ADMIN, asked by the
 # kernel itself (the files are world-readable, so file modes do not
 # refuse first), for uid 1000 and for root without CAP_MAC_ADMIN; a task
-# that names itself with tabs and newlines is one escaped row.
+# that names itself with tabs and newlines is one escaped row, in the
+# ranking and, once it is the victim, in the decisions.
 # mem: 256M
-# plan: 18
+# plan: 23
 CAP_MAC_ADMIN=33
 set_oom_policy "triage classic"
 check "policy loads" load_policy "protect type=protected_t
@@ -43,6 +44,10 @@ exec 5>$TRIAGE/policy
 refused_eperm "a policy fd root opened, written after dropping CAP_MAC_ADMIN, is refused" \
 	tr-asuser --drop-cap $CAP_MAC_ADMIN sh -c "dd if=/tmp/p2 bs=64k >&5"
 exec 5>&-
+exec 5>$TRIAGE/mode
+refused_eperm "a mode fd root opened, written after dropping CAP_MAC_ADMIN, is refused" \
+	tr-asuser --drop-cap $CAP_MAC_ADMIN sh -c "echo permissive >&5"
+exec 5>&-
 check_eq "the policy and the mode in force are unchanged" "$hash enforce" \
 	"$(sed -n 's/^policy_hash //p' $TRIAGE/stats) $(cat $TRIAGE/mode)"
 check_eq "mode stays readable by anybody" enforce "$(tr-asuser 1000 cat $TRIAGE/mode)"
@@ -52,11 +57,13 @@ tr-asuser --drop-cap $CAP_MAC_ADMIN sh -c "exec 5>$TRIAGE/mode" 2>/tmp/modeopen.
 check "root without CAP_MAC_ADMIN cannot open mode for writing (EPERM at open)" \
 	grep -q "Operation not permitted" /tmp/modeopen.err
 
-# a batch_t task names itself so that a naive reader would see a row for pid 999
+# a batch_t task names itself so that a naive reader would see a row for
+# pid 999: its executable's name (a symbolic link to tr-hog) is its comm
+forged=$(printf 'x\n9\t999\t9\tsac')
+ln -s "$(command -v tr-hog)" "/tmp/$forged"
 cg=$(memcg forge 64M)
-start forger batch_t "$cg" sh -c 'printf "x\n9\t999\t9\tsac" >/proc/self/comm; tr-hog --mib 8 --ready /run/forger.ready; sleep 100'
+start forger batch_t "$cg" "/tmp/$forged" --mib 8 --ready /run/forger.ready
 waitfile 30000 /run/forger.ready
-sleep 1
 check_eq_empty "ranking has no row for the forged pid 999" \
 	"$(awk -F'\t' '$2 == 999' $TRIAGE/ranking)"
 check_eq "ranking shows the forged name once, escaped" 'x\0129\011999\0119\011sac' \
@@ -64,4 +71,13 @@ check_eq "ranking shows the forged name once, escaped" 'x\0129\011999\0119\011sa
 check_eq_empty "every ranking row has nine columns" \
 	"$(awk -F'\t' 'NF != 9' $TRIAGE/ranking)"
 diag "$(cat $TRIAGE/ranking | tr '\t' ' ')"
+# the sacrificed forger is the next OOM's victim: its decision is one row
+push forgepusher user_t "$cg" 80
+check_eq "the forger (sacrificed) was the OOM's victim" killed:9 "$(status forger)"
+check_eq_empty "decisions has no row for the forged pid 999" \
+	"$(awk -F'\t' '$5 == 999' $TRIAGE/decisions)"
+check_eq "decisions shows the forged name once, escaped" 'x\0129\011999\0119\011sac' \
+	"$(awk -F'\t' '$11 ~ /^x/ {print $11}' $TRIAGE/decisions)"
+check_eq_empty "every decisions row has eleven columns" \
+	"$(awk -F'\t' 'NF != 11' $TRIAGE/decisions)"
 stop_all

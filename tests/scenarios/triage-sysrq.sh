@@ -3,7 +3,8 @@
 # when every candidate is protected nobody dies (no fallback for a
 # request).  Nothing of that OOM is carried to the next one: an OOM that
 # classic decides afterwards is recorded as an ordinary kill, not as a
-# fallback.
+# fallback.  The panic policy heads the chain and must pass: a request is
+# not a shortage (panicking here is a kernel report that fails the boot).
 # mem: 256M
 # plan: 10
 # append: kmemleak=off
@@ -14,7 +15,7 @@ check "a policy protecting init_t and protected_t, sacrificing batch_t loads" \
 	load_policy "protect type=init_t
 protect type=protected_t
 sacrifice type=batch_t"
-set_oom_policy "triage classic"
+set_oom_policy "panic triage classic"
 hog database protected_t /sys/fs/cgroup 40
 hog batch batch_t /sys/fs/cgroup 4
 dmesg -c >/dev/null

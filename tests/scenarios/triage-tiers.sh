@@ -2,7 +2,7 @@
 # ordinary one and a higher rank before a lower one, whatever their sizes
 # and oom_score_adj say; /proc/PID/oom_score stays in its 0..2000 range.
 # mem: 256M
-# plan: 15
+# plan: 17
 # append: kmemleak=off
 # (no leak tracking on the debug kernel, for time: the OOM paths this
 # adds allocate nothing; see DEBUG_SCENARIOS in the Makefile)
@@ -51,6 +51,18 @@ check "the kill line names the rank-1 rule" sh -c \
 	'dmesg | grep -q "oom policy triage: rule 1: sacrifice type=batch_t rank=1"'
 check "the ordinary task at +1000 survived the first OOM" sh -c \
 	"dmesg | grep 'Killed process' | head -n 1 | grep -vq 'Killed process $(pid_of ordinary2) '"
+stop_all
+
+# oom_score_adj and a label's adjustment add up beyond -1000..1000: the
+# score is clamped to 0..2000 (unclamped it reads above 2000, or as a
+# huge unsigned number below 0)
+check "policy adjusting web_t by +1000, batch_t by -1000 loads" load_policy "adjust 1000 type=web_t
+adjust -1000 type=batch_t"
+cg=$(memcg tiers-clamp 96M)
+adj_hog loud web_t "$cg" 8 1000
+adj_hog quiet batch_t "$cg" 8 -999
+check_eq "oom_score at +1000 adjusted by +1000 is 2000, and at -999 by -1000 is 0" \
+	"2000 0" "$(cat /proc/$(pid_of loud)/oom_score) $(cat /proc/$(pid_of quiet)/oom_score)"
 stop_all
 
 # a protected task keeps its protection in every OOM it lives through: the
