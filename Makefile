@@ -16,13 +16,17 @@ SCENARIOS ?= $(sort $(basename $(notdir $(filter-out %/lib.sh %/bench.sh %/nocha
 NOCHAIN_SCENARIOS ?= nochain memcg-stock-kill
 # booted again on the debug kernel (KASAN, kmemleak, debug objects, UBSAN,
 # hung-task detector; lockdep is in the test kernel too): the scenarios
-# that reach a code path of the chain or the triage LSM no other one
-# reaches (the storm: races of reloads, mode flips and readers with 100
-# OOMs; the module removed while OOMs run; group kills; fallbacks; policy
-# changes; the readers; the panics; the boot without a major LSM; an
-# exiting victim).  The others run the same kernel paths with other
-# verdicts or parse text (bad-input and the parser are fuzzed under ASan),
-# and would add minutes under KASAN.  AppArmor, Debian's default LSM, and
+# whose kernel paths allocate, free, take references or iterate tasks in
+# a way no other one does (the storm: races of reloads, mode flips and
+# readers with 60 OOMs; the module removed while OOMs run; group kills
+# and memory.oom.group; fallbacks; blame-parent's table; policy changes;
+# the readers; an exiting victim).  The others run the same kernel paths
+# with other verdicts (tiers, oom_score_adj overrides, the panic and
+# sysrq scopes, the boot without a major LSM: comparisons and branches,
+# which the storm's 60 OOMs also take under KASAN) or parse text
+# (bad-input and the parser are fuzzed under ASan), and would add
+# minutes under KASAN at the end of make check, where the debug boots
+# are its critical path.  AppArmor, Debian's default LSM, and
 # Smack boot there too (stacking-apparmor, stacking-smack: replacements,
 # relabels and reused labels under KASAN and lockdep), and so do
 # triage-sysrq and the concurrent loaders of triage-interface.
@@ -31,17 +35,16 @@ NOCHAIN_SCENARIOS ?= nochain memcg-stock-kill
 # the OOM-decision scenarios turn it off ("# append: kmemleak=off":
 # triage-tiers took 55 s with it, 32 s without, 2026-12-06); KASAN, UBSAN,
 # lockdep and debug objects still watch them.
-DEBUG_SCENARIOS ?= $(filter storm chain-module chain-panic-on-oom chain-blame-parent \
-	triage-tiers triage-fallback triage-group triage-oom-group triage-readers \
-	triage-interface triage-selinux-reload triage-score-adj stacking-no-major \
-	stacking-apparmor stacking-smack triage-sysrq \
-	edge-exiting edge-fallback-panic,$(SCENARIOS))
+DEBUG_SCENARIOS ?= $(filter storm chain-module chain-blame-parent \
+	triage-fallback triage-group triage-oom-group triage-readers \
+	triage-interface triage-selinux-reload \
+	stacking-apparmor stacking-smack edge-exiting,$(SCENARIOS))
 # booted on the test kernel: every scenario but those the debug kernel
 # boots (the same checks, there with KASAN and kmemleak watching: a second
 # boot of each on the test kernel was 335 s of QEMU time, about 3 minutes
 # of make check at two boots at once), and
 # the storm, whose 250 OOMs on the fast kernel are a stress test of their
-# own (the debug kernel's storm has 100)
+# own (the debug kernel's storm has 60)
 TEST_SCENARIOS ?= $(filter-out $(filter-out storm,$(DEBUG_SCENARIOS)),$(SCENARIOS))
 export SCENARIOS TEST_SCENARIOS DEBUG_SCENARIOS NOCHAIN_SCENARIOS
 
