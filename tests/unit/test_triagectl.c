@@ -786,17 +786,34 @@ static void test_status(void **state)
 	    "oom_events 0\naudit_drops 2\nnew_counter 7\n");
 	r = run(f, "status");
 	assert_int_equal(r.rc, TC_EXIT_NOCHAIN);
-	assert_contains(r.out, "OOM chain              classic  (triage not in it: the policy decides nothing)\n");
+	assert_contains(r.out, "OOM chain              classic  (triage not in it: its OOM policy is not asked)\n");
 	assert_contains(r.out, "last refused load      3:7: unknown keyword 'protec'\n");
 	assert_contains(r.out, "  audit records dropped  2\n");
 	assert_contains(r.out, "  new counter            7\n");
-	assert_contains(r.err, "warning: triage is not in vm.oom_policy (classic): the policy decides nothing "
-			"and permissive mode logs nothing; put it first: echo 'triage classic' > /proc/sys/vm/oom_policy\n");
+	assert_contains(r.err, "warning: triage is not in vm.oom_policy (classic): permissive mode tries nothing "
+			"(no would-kill is recorded, only the victim the chain chose); "
+			"put it first: echo 'triage classic' > /proc/sys/vm/oom_policy\n");
 	assert_contains(r.err, "warning: 2 decision audit records were dropped");
 	run_free(&r);
 	r = run(f, "-q", "status");
 	assert_string_equal(r.err, "");
 	run_free(&r);
+	/* enforced, the rules still decide in the classic selection: said so */
+	put(f->dir, "mode", "enforce\n");
+	put(f->dir, "stats", "policy_generation 3\npolicy_hash 9f1c0e1d2a3b4c5d\n"
+	    "policy_load_time 1764748800\npolicy_rules 3\nmode enforce\n"
+	    "oom_events 0\naudit_drops 2\nnew_counter 7\n");
+	r = run(f, "status");
+	assert_int_equal(r.rc, TC_EXIT_NOCHAIN);
+	assert_contains(r.err, "warning: triage is not in vm.oom_policy (classic): the classic selection "
+			"still takes the rules' protect, sacrifice and adjust, but triage's own OOM policy "
+			"is not asked (no fallback, no group kill, no rule named in the kill line); "
+			"put it first: echo 'triage classic' > /proc/sys/vm/oom_policy\n");
+	run_free(&r);
+	put(f->dir, "mode", "permissive\n");
+	put(f->dir, "stats", "policy_generation 3\npolicy_hash 9f1c0e1d2a3b4c5d\n"
+	    "policy_load_time 1764748800\npolicy_rules 3\nmode permissive\n"
+	    "oom_events 0\naudit_drops 2\nnew_counter 7\n");
 
 	/*
 	 * Without CAP_MAC_ADMIN (stats and mode are for anybody): what could

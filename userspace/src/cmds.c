@@ -157,7 +157,12 @@ bool tc_chain_has_triage(const char *chain)
 	return false;
 }
 
-/* Warn when triage is not in the chain: the policy then decides nothing. */
+/*
+ * Warn when triage is not in the chain.  The classic selection still asks
+ * the LSMs, so an enforced policy's protect, sacrifice and adjust still
+ * decide; what is lost is triage's own OOM policy: its fallback, group
+ * kills, the rule in the kill line and permissive mode's trial.
+ */
 static void tc_chain_warning(struct tc_ctx *ctx, const char *chain,
 			     const char *mode)
 {
@@ -169,10 +174,11 @@ static void tc_chain_warning(struct tc_ctx *ctx, const char *chain,
 			ctx->proc, strerror(errno));
 	else if (!tc_chain_has_triage(chain))
 		fprintf(ctx->err,
-			"triagectl: warning: triage is not in vm.oom_policy (%s): the policy decides nothing%s; put it first: echo 'triage %s' > /proc/sys/vm/oom_policy\n",
+			"triagectl: warning: triage is not in vm.oom_policy (%s): %s; put it first: echo 'triage %s' > /proc/sys/vm/oom_policy\n",
 			tc_esc(chain),
 			mode && !strcmp(mode, "permissive") ?
-			" and permissive mode logs nothing" : "",
+			"permissive mode tries nothing (no would-kill is recorded, only the victim the chain chose)" :
+			"the classic selection still takes the rules' protect, sacrifice and adjust, but triage's own OOM policy is not asked (no fallback, no group kill, no rule named in the kill line)",
 			tc_esc(chain));
 }
 
@@ -1375,7 +1381,7 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 		fprintf(f, " (major: %s)\n", major ? major : "none: every task is unlabelled");
 		if (chain)
 			fprintf(f, "%-22s %s%s\n", "OOM chain", tc_esc(chain),
-				in_chain ? "" : "  (triage not in it: the policy decides nothing)");
+				in_chain ? "" : "  (triage not in it: its OOM policy is not asked)");
 		else
 			fprintf(f, "%-22s unknown (%s)\n", "OOM chain",
 				strerror(chain_errno));
