@@ -104,6 +104,18 @@ static void put(const char *dir, const char *name, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
+/* stats of a loaded 3-rule policy in MODE (status reads the mode there) */
+static void put_stats(const char *dir, const char *mode)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text),
+		 "policy_generation 3\npolicy_hash 9f1c0e1d2a3b4c5d\n"
+		 "policy_load_time 1764748800\npolicy_rules 3\nmode %s\n"
+		 "oom_events 0\naudit_drops 2\nnew_counter 7\n", mode);
+	put(dir, "stats", text);
+}
+
 static char *get(const char *dir, const char *name)
 {
 	char path[256];
@@ -781,9 +793,7 @@ static void test_status(void **state)
 	snprintf(path, sizeof(path), "%s/sys/vm", f->proc);
 	put(path, "oom_policy", "classic\n");
 	put(f->dir, "load_error", "3:7: unknown keyword 'protec'\n");
-	put(f->dir, "stats", "policy_generation 3\npolicy_hash 9f1c0e1d2a3b4c5d\n"
-	    "policy_load_time 1764748800\npolicy_rules 3\nmode permissive\n"
-	    "oom_events 0\naudit_drops 2\nnew_counter 7\n");
+	put_stats(f->dir, "permissive");
 	r = run(f, "status");
 	assert_int_equal(r.rc, TC_EXIT_NOCHAIN);
 	assert_contains(r.out, "OOM chain              classic  (triage not in it: its OOM policy is not asked)\n");
@@ -799,10 +809,7 @@ static void test_status(void **state)
 	assert_string_equal(r.err, "");
 	run_free(&r);
 	/* enforced, the rules still decide in the classic selection: said so */
-	put(f->dir, "mode", "enforce\n");
-	put(f->dir, "stats", "policy_generation 3\npolicy_hash 9f1c0e1d2a3b4c5d\n"
-	    "policy_load_time 1764748800\npolicy_rules 3\nmode enforce\n"
-	    "oom_events 0\naudit_drops 2\nnew_counter 7\n");
+	put_stats(f->dir, "enforce");
 	r = run(f, "status");
 	assert_int_equal(r.rc, TC_EXIT_NOCHAIN);
 	assert_contains(r.err, "warning: triage is not in vm.oom_policy (classic): the classic selection "
@@ -810,10 +817,7 @@ static void test_status(void **state)
 			"is not asked (no fallback, no group kill, no rule named in the kill line); "
 			"put it first: echo 'triage classic' > /proc/sys/vm/oom_policy\n");
 	run_free(&r);
-	put(f->dir, "mode", "permissive\n");
-	put(f->dir, "stats", "policy_generation 3\npolicy_hash 9f1c0e1d2a3b4c5d\n"
-	    "policy_load_time 1764748800\npolicy_rules 3\nmode permissive\n"
-	    "oom_events 0\naudit_drops 2\nnew_counter 7\n");
+	put_stats(f->dir, "permissive");
 
 	/*
 	 * Without CAP_MAC_ADMIN (stats and mode are for anybody): what could
