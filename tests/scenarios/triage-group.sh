@@ -5,7 +5,7 @@
 # domain outside the OOM's scope.
 # The same in a global OOM.
 # mem: 384M
-# plan: 15
+# plan: 16
 # append: kmemleak=off
 # (no leak tracking on the debug kernel, for time: the OOM paths this
 # adds allocate nothing; see DEBUG_SCENARIOS in the Makefile)
@@ -35,6 +35,20 @@ check "the first OOM victim was one of the group" sh -c "echo \" $(pid_of b1) $(
 check_eq "stats counts two group kills" 2 "$(sed -n 's/^group_kills //p' $TRIAGE/stats)"
 check_eq "decisions lists the group kills" 2 \
 	"$(awk -F'\t' '$9 == "group-killed"' $TRIAGE/decisions | wc -l | tr -d ' ')"
+# the group's three decisions were recorded in one OOM and audited after
+# it, each with its own number (the seq of decisions), not the latest
+want=$(awk -F'\t' '$9 == "group-killed" {print $1}' $TRIAGE/decisions | tr '\n' ' ')
+audited() {
+	dmesg | grep 'type=1427' | grep 'outcome=group-killed' |
+		sed -n 's/.* oom_seq=\([0-9]*\) .*/\1/p' | sort -n | tr '\n' ' '
+}
+i=0
+while [ "$(audited)" != "$want" ] && [ $i -lt 50 ]; do
+	nap 0.1
+	i=$((i + 1))
+done
+check_eq "audit: each group-killed record carries its own seq of decisions ($want)" \
+	"$want" "$(audited)"
 stop_all
 
 # a global OOM: the group is every batch_t task the allocation may use
