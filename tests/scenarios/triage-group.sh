@@ -5,7 +5,7 @@
 # domain outside the OOM's scope.
 # The same in a global OOM.
 # mem: 384M
-# plan: 16
+# plan: 17
 # append: kmemleak=off
 # (no leak tracking on the debug kernel, for time: the OOM paths this
 # adds allocate nothing; see DEBUG_SCENARIOS in the Makefile)
@@ -58,6 +58,9 @@ hog g2 batch_t /sys/fs/cgroup 8
 start runaway user_t /sys/fs/cgroup tr-hog --mib 400 --step-mib 4 --step-ms 20
 check_eq "global OOM: g1 died" killed:9 "$(status g1)"
 check_eq "global OOM: g2 died with it" killed:9 "$(status g2)"
+# with it, not in a second OOM: one victim, the other group-killed
+check_eq "global OOM: decisions, one killed and one group-killed" "group-killed killed" \
+	"$(echo $( (decision_for g1 outcome; decision_for g2 outcome) | sort))"
 check_eq "global OOM: both have a kill line" 2 \
 	"$(dmesg | grep -cE "Out of memory.*Killed process ($(pid_of g1)|$(pid_of g2)) ")"
 stop_all
