@@ -28,8 +28,8 @@ NOCHAIN_SCENARIOS ?= nochain memcg-stock-kill
 # minutes under KASAN at the end of make check, where the debug boots
 # are its critical path.  AppArmor, Debian's default LSM, and
 # Smack boot there too (stacking-apparmor, stacking-smack: replacements,
-# relabels and reused labels under KASAN and lockdep), and so do
-# triage-sysrq and the concurrent loaders of triage-interface.
+# relabels and reused labels under KASAN and lockdep), and so do the
+# concurrent loaders of triage-interface.
 # kmemleak tracks the boots where triage allocates and frees (loads,
 # reloads, refused loads, relabels, the module, the readers, the storm);
 # the OOM-decision scenarios turn it off ("# append: kmemleak=off":
