@@ -30,6 +30,7 @@ static void usage(void)
 {
 	printf("Usage: tr-forker --children N --child-mib M [--max-alive K]\n"
 	       "                 [--interval-ms MS] [--log FILE] [--wait]\n"
+	       "                 [--subreaper]\n"
 	       "Fork children that each make M MiB resident and hold it; when\n"
 	       "one dies, log it and fork another, until N have been started.\n"
 	       "\n"
@@ -46,6 +47,8 @@ static void usage(void)
 	       "                     started N children, exiting\n"
 	       "  --wait           after the N-th start, wait for the children\n"
 	       "                   still alive to die instead of killing them\n"
+	       "  --subreaper      become a child subreaper first\n"
+	       "                   (PR_SET_CHILD_SUBREAPER), as service managers are\n"
 	       "  --help           this text\n"
 	       "Exit: 0 after starting N children; 1 on error; 2 on bad usage.\n"
 	       "Children get SIGKILL when the parent dies.\n");
@@ -151,13 +154,14 @@ int main(int argc, char **argv)
 		{ "interval-ms", required_argument, NULL, 'i' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "wait", no_argument, NULL, 'w' },
+		{ "subreaper", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long children = 0, mib = 0, max_alive = 1, interval = 0;
 	unsigned long started = 0, i;
 	const char *log = NULL;
-	int wait_all = 0, c;
+	int wait_all = 0, subreaper = 0, c;
 
 	tr_prog = "tr-forker";
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -184,6 +188,9 @@ int main(int argc, char **argv)
 		case 'w':
 			wait_all = 1;
 			break;
+		case 's':
+			subreaper = 1;
+			break;
 		case 'h':
 			usage();
 			return 0;
@@ -195,6 +202,8 @@ int main(int argc, char **argv)
 		tr_usage_error("unexpected argument '%s'", argv[optind]);
 	if (!children || !mib)
 		tr_usage_error("--children N and --child-mib M are required");
+	if (subreaper && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		tr_die(1, "prctl(PR_SET_CHILD_SUBREAPER)");
 	live = calloc(max_alive, sizeof(*live));
 	if (!live)
 		tr_die(1, "calloc");

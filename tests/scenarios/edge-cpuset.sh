@@ -2,7 +2,9 @@
 # node 1 exhaust it.  Only tasks whose memory may come from node 1 are
 # candidates.  A sacrificed task bound to node 0 is first in the sacrifice
 # tier and the biggest, yet outside the OOM's constraint: it must be
-# neither chosen nor killed, in either OOM.  Inside, the sacrificed task
+# neither chosen nor killed, in either OOM, nor killed with the victim
+# by the rule's group kill (which takes only members whose memory can
+# help).  Inside, the sacrificed task
 # goes first, then the ordinary grower.  The panic policy heads the chain
 # and must pass: a cpuset OOM is not system-wide (panicking here is a
 # kernel report that fails the boot).
@@ -19,7 +21,7 @@ for n in 0 1; do
 done
 check_eq "cpusets bind node0 and node1" "0 1" \
 	"$(cat /sys/fs/cgroup/node0/cpuset.mems.effective) $(cat /sys/fs/cgroup/node1/cpuset.mems.effective)"
-check "policy loads" load_policy "sacrifice type=batch_t"
+check "policy loads" load_policy "sacrifice type=batch_t group"
 
 hog far batch_t /sys/fs/cgroup/node0 100
 hog near batch_t /sys/fs/cgroup/node1 20

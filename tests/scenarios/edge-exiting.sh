@@ -5,7 +5,7 @@
 # exiting victim is never chosen a second time, the next victims follow
 # the ranks, and the protected task is never one of them.
 # mem: 256M
-# plan: 8
+# plan: 13
 # append: kmemleak=off
 # (no leak tracking on the debug kernel, for time: the OOM paths this
 # adds allocate nothing; see DEBUG_SCENARIOS in the Makefile)
@@ -37,4 +37,41 @@ check_eq_empty "no decision names a protected verdict" \
 	"$(awk -F'\t' 'NR > 1 && $7 == "protect"' $TRIAGE/decisions)"
 check_eq "the decisions record big once" 1 \
 	"$(awk -F'\t' -v p="$(pid_of big)" 'NR > 1 && $5 == p' $TRIAGE/decisions | wc -l)"
+stop_all
+
+# A victim that cannot exit at once: tr-stuck sleeps unkillably in
+# write(2) on a file whose inode lock the holder keeps.  Until the OOM
+# reaper takes its memory (2 s after the kill), every OOM in its scope
+# waits for it, as the stock kernel does, even when a task of a higher
+# rank (batch_t, 9) has appeared meanwhile: the policy's verdicts come
+# after the "a victim is still exiting" check, never instead of it.
+cg=$(memcg stuck 64M)
+start holder protected_t /sys/fs/cgroup tr-stuck hold /run/stuck.lock --ready /run/holder.ready
+waitfile 10000 /run/holder.ready || diag "the holder never held the lock"
+start stuck web_t "$cg" tr-stuck wait /run/stuck.lock --mib 24 --ready /run/stuck.ready
+waitfile 30000 /run/stuck.ready || diag "the stuck task never became ready"
+nap 0.3
+check_eq "the web_t task sleeps unkillably on the lock" D \
+	"$(sed 's/.*) //' /proc/$(pid_of stuck)/stat | cut -d' ' -f1)"
+dmesg -c >/dev/null
+# 36 MiB: with the stuck task's 24 the memcg is full; once the reaper
+# has taken those 24 it fits, so the OOMs after the first need no victim
+start pusher user_t "$cg" tr-hog --mib 36 --step-mib 2 --step-ms 5 --ready /run/pusher.ready
+for i in $(seq 100); do
+	[ -n "$(decision_for stuck outcome)" ] && break
+	nap 0.02
+done
+# the higher-ranked task appears while the victim is still exiting, and
+# the pusher's OOMs go on meanwhile
+start late batch_t "$cg" tr-hog --mib 1 --ready /run/late.ready
+check_eq "the stuck web_t task was the victim" "sacrifice killed" \
+	"$(decision_for stuck verdict) $(decision_for stuck outcome)"
+waitfile 30000 --any /run/pusher.ready "$RESULTS/pusher"
+check "the pusher got its memory once the reaper took the victim's" alive pusher
+check "the batch_t task (rank 9), started while the victim exited, lived" alive late
+check_eq "one task was killed" "$(pid_of stuck)" \
+	"$(dmesg | sed -n 's/.*Killed process \([0-9]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
+# the holder's death frees the lock: the victim ends at last
+kill -9 "$(pid_of holder)"
+check_eq "the stuck task died once the lock was free" killed:9 "$(status stuck)"
 stop_all

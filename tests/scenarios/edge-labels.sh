@@ -2,9 +2,11 @@
 # category set (s0:c0..c9 combinations), and a policy of 1002 rules, one
 # per label: every task resolves to the rule of exactly its label, and a
 # memcg OOM among them all picks the one task whose label is sacrificed,
-# although it is among the smallest.
+# although it is among the smallest.  The tasks start under a first
+# policy (one rule for all of web_t), so that their labels are learnt one
+# by one as they exec, and the label table grows many times over.
 # mem: 512M
-# plan: 13
+# plan: 15
 # timeout: 300
 N=${edge_labels:-1000}
 L=/run/labels
@@ -18,6 +20,8 @@ cg=$(memcg labels max)
 awk -v n=$N 'BEGIN { for (i = 1; i <= n; i++) { s = ""; x = i
 	for (b = 0; b < 10; b++) { if (x % 2) s = s (s == "" ? "" : ",") "c" b; x = int(x / 2) }
 	print s } }' >$L/cats
+check "a policy adjusting every web_t task loads before they start" \
+	load_policy "adjust +1 type=web_t"
 t0=$(date +%s)
 : >$L/pids
 while read -r cats; do
@@ -41,6 +45,12 @@ diag "$N labelled tasks started in $(( $(date +%s) - t0 )) s; memory.current $(c
 check_eq "$N tasks run sleep in their own label" "$N" "$(wc -l <$L/labels)"
 check_eq "$N distinct labels" "$N" "$(cut -d' ' -f2 $L/labels | sort -u | wc -l)"
 check_eq_empty "all in web_t" "$(cut -d' ' -f2 $L/labels | grep -v ':web_t:')"
+# each label was learnt at its task's exec: none is missing, none lost
+# when the table grew
+awk -F'\t' 'NR > 1 {print $2, $7}' $TRIAGE/ranking >$L/ranked0
+check_eq "ranking: the $N labels learnt after the load, each with rule 1" "$N 0" \
+	"$(awk 'NR == FNR { want[$1] = 1; next } ($1 in want) { seen++; if ($2 != 1) bad++ }
+		END { print seen + 0, bad + 0 }' $L/labels $L/ranked0)"
 
 # rule 1 protects protected_t, rule 2 sacrifices the label of the middle
 # task, rules 3.. adjust each label by one (the middle one's is shadowed)

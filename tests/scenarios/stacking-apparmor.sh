@@ -16,7 +16,7 @@
 # append: lsm=capability,apparmor,triage
 # mem: 384M
 # timeout: 360
-# plan: 51
+# plan: 56
 stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
 	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $8, $6, $7}' $TRIAGE/ranking
@@ -200,3 +200,26 @@ check_eq_empty "AppArmor denied triagectl-conform nothing" \
 	"$(dmesg | grep 'apparmor="DENIED"' | grep 'profile="triagectl-conform"')"
 stop_all
 rmdir /sys/fs/cgroup/aa-conform 2>/dev/null
+
+# A profile whose name has a space ("spaced job", quoted in the policy):
+# the decisions file escapes it (\040) and the audit record hex-encodes
+# it, as audit does any untrusted string with a space
+check "a policy sacrificing the profile \"spaced job\" loads" load_policy 'sacrifice label="spaced job"'
+cg=$(memcg aa-spaced 64M)
+tr-run --name spaced --label "spaced job" --cgroup "$cg" --results "$RESULTS" -- \
+	tr-hog --mib 8 --ready /run/spaced.ready >>/run/tr-run.log 2>&1 &
+waitfile 30000 /run/spaced.ready
+check_eq "tr-run gave it the profile with a space" "spaced job (complain)" \
+	"$(cat /proc/$(pid_of spaced)/attr/current 2>/dev/null)"
+dmesg -c >/dev/null
+push spacedpusher - "$cg" 80
+check_eq "the task of the spaced profile (sacrificed) died" killed:9 "$(status spaced)"
+check_eq "decisions: its label escaped" 'spaced\040job' "$(decision_for spaced label)"
+i=0
+while ! dmesg | grep -q "type=1427.*opid=$(pid_of spaced) " && [ $i -lt 50 ]; do
+	nap 0.1
+	i=$((i + 1))
+done
+check "audit: obj hex-encoded (737061636564206a6f62), not written raw" sh -c \
+	"dmesg | grep 'type=1427' | grep 'opid=$(pid_of spaced) ' | grep -qi 'obj=737061636564206a6f62 '"
+stop_all

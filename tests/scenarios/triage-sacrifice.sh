@@ -33,5 +33,5 @@ check_eq "decisions records it as killed in a memcg" "killed memcg" \
 check_eq "stats counts the sacrifice" 1 "$(sed -n 's/^sacrificed //p' $TRIAGE/stats)"
 nap 0.5
 check "an AUDIT_TRIAGE_DECISION (1427) record names the victim" sh -c \
-	"dmesg | grep 'type=1427' | grep -q 'enforcing=1 scope=memcg opid=$(pid_of batch) ocomm=\"tr-hog\" obj=.*verdict=sacrifice.*outcome=killed'"
+	"dmesg | grep 'type=1427' | grep -q 'enforcing=1 scope=memcg opid=$(pid_of batch) ocomm=\"tr-hog\" obj=\"system_u:system_r:batch_t:s0-s3:c0.c15\" rule=[0-9]* verdict=sacrifice.*outcome=killed'"
 stop_all

@@ -2,7 +2,7 @@
 # by default (oom-score-adj override) a sacrificed task at -1000 still
 # dies first; with "oom-score-adj respect" it stays unkillable.
 # mem: 256M
-# plan: 8
+# plan: 9
 # append: kmemleak=off
 # (no leak tracking on the debug kernel, for time: the OOM paths this
 # adds allocate nothing; see DEBUG_SCENARIOS in the Makefile)
@@ -24,6 +24,14 @@ check_eq "override: the sacrificed task at -1000 was killed" killed:9 "$(status 
 # (see first_victim in lib.sh), and the stock kernel then kills big
 check_eq "override: it was the first victim, before the larger big" \
 	"$(pid_of batch)" "$(first_victim)"
+stop_all
+# within the sacrifice tier the overridden task counts as at
+# oom_score_adj 0 (its size), not at -1000: the larger one goes first
+cg=$(memcg adj1b 64M)
+adj_hog bigbatch "$cg" 20
+hog smallbatch batch_t "$cg" 8
+check_eq "override: the larger sacrificed task at -1000 ranks before the smaller one at 0" \
+	"$(pid_of bigbatch)" "$(ranked_first)"
 stop_all
 
 check "respect policy loads" load_policy "oom-score-adj respect
