@@ -5,7 +5,7 @@
 # exiting victim is never chosen a second time, the next victims follow
 # the ranks, and the protected task is never one of them.
 # mem: 256M
-# plan: 13
+# plan: 14
 # append: kmemleak=off
 # (no leak tracking on the debug kernel, for time: the OOM paths this
 # adds allocate nothing; see DEBUG_SCENARIOS in the Makefile)
@@ -45,7 +45,7 @@ stop_all
 # waits for it, as the stock kernel does, even when a task of a higher
 # rank (batch_t, 9) has appeared meanwhile: the policy's verdicts come
 # after the "a victim is still exiting" check, never instead of it.
-cg=$(memcg stuck 64M)
+cg=$(memcg stuck 48M)
 start holder protected_t /sys/fs/cgroup tr-stuck hold /run/stuck.lock --ready /run/holder.ready
 waitfile 10000 /run/holder.ready || diag "the holder never held the lock"
 start stuck web_t "$cg" tr-stuck wait /run/stuck.lock --mib 24 --ready /run/stuck.ready
@@ -54,20 +54,21 @@ nap 0.3
 check_eq "the web_t task sleeps unkillably on the lock" D \
 	"$(sed 's/.*) //' /proc/$(pid_of stuck)/stat | cut -d' ' -f1)"
 dmesg -c >/dev/null
-# 36 MiB: with the stuck task's 24 the memcg is full; once the reaper
-# has taken those 24 it fits, so the OOMs after the first need no victim
-start pusher user_t "$cg" tr-hog --mib 36 --step-mib 2 --step-ms 5 --ready /run/pusher.ready
+# 36 MiB: with the stuck task's 24 more than the 48 of the memcg; once
+# the reaper has taken those 24 it fits, so the OOMs after the first
+# need no victim
+start filler user_t "$cg" tr-hog --mib 36 --step-mib 2 --step-ms 5 --ready /run/filler.ready
 for i in $(seq 100); do
 	[ -n "$(decision_for stuck outcome)" ] && break
 	nap 0.02
 done
 # the higher-ranked task appears while the victim is still exiting, and
-# the pusher's OOMs go on meanwhile
+# the filler's OOMs go on meanwhile
 start late batch_t "$cg" tr-hog --mib 1 --ready /run/late.ready
 check_eq "the stuck web_t task was the victim" "sacrifice killed" \
 	"$(decision_for stuck verdict) $(decision_for stuck outcome)"
-waitfile 30000 --any /run/pusher.ready "$RESULTS/pusher"
-check "the pusher got its memory once the reaper took the victim's" alive pusher
+waitfile 30000 --any /run/filler.ready "$RESULTS/filler"
+check "the filler got its memory once the reaper took the victim's" alive filler
 check "the batch_t task (rank 9), started while the victim exited, lived" alive late
 check_eq "one task was killed" "$(pid_of stuck)" \
 	"$(dmesg | sed -n 's/.*Killed process \([0-9]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
