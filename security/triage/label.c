@@ -330,31 +330,41 @@ out:
 	return learned;
 }
 
-/* Learn the labels of every task: after a miss, from a work item */
-static void triage_learn_workfn(struct work_struct *work)
+/*
+ * The label of the first task that @table lacks.  Its own function: a
+ * break inside for_each_process_thread() leaves only the loop over the
+ * threads, and the walk would go on with the next process, overwriting
+ * the label found.  Under RCU.
+ */
+static bool triage_first_missing(const struct triage_table *table, u32 *secid)
 {
 	struct task_struct *g, *t;
-	u32 secid;
 
+	for_each_process_thread(g, t) {
+		*secid = triage_task_secid(t);
+		if (triage_table_lookup(table, *secid) == TRIAGE_RULE_MISS)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Learn the labels of every task: after a miss, from a work item.  Each
+ * turn learns a label or stops: a label that cannot be learnt (out of
+ * memory) ends the walk instead of being tried again.
+ */
+static void triage_learn_workfn(struct work_struct *work)
+{
 	for (;;) {
-		bool missing = false;
 		const struct triage_loaded *l;
+		bool missing = false;
+		u32 secid = 0;
 
-		secid = 0;
 		rcu_read_lock();
 		l = rcu_dereference(triage_active);
-		if (l) {
-			const struct triage_table *table = rcu_dereference(l->table);
-
-			for_each_process_thread(g, t) {
-				secid = triage_task_secid(t);
-				if (triage_table_lookup(table, secid) ==
-				    TRIAGE_RULE_MISS) {
-					missing = true;
-					break;
-				}
-			}
-		}
+		if (l)
+			missing = triage_first_missing(rcu_dereference(l->table),
+						       &secid);
 		rcu_read_unlock();
 		if (!missing || !triage_learn_secid(secid))
 			return;
