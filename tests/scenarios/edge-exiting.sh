@@ -64,12 +64,15 @@ for i in $(seq 100); do
 done
 # the higher-ranked task appears while the victim is still exiting, and
 # the filler's OOMs go on meanwhile
+diag "the victim killed at $(dmesg | sed -n "s/^\[ *\([0-9.]*\)\].*Killed process $(pid_of stuck) .*/\1/p") s, the batch_t task started at $(cut -d' ' -f1 /proc/uptime) s"
 start late batch_t "$cg" tr-hog --mib 1 --ready /run/late.ready
 check_eq "the stuck web_t task was the victim" "sacrifice killed" \
 	"$(decision_for stuck verdict) $(decision_for stuck outcome)"
 waitfile 30000 --any /run/filler.ready "$RESULTS/filler"
 check "the filler got its memory once the reaper took the victim's" alive filler
 check "the batch_t task (rank 9), started while the victim exited, lived" alive late
+waitfile 10000 /run/late.ready
+diag "the batch_t task ready by $(cut -d' ' -f1 /proc/uptime) s; $(dmesg | grep 'oom_reaper: reaped process' | tail -n 1)"
 check_eq "one task was killed" "$(pid_of stuck)" \
 	"$(dmesg | sed -n 's/.*Killed process \([0-9]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
 # the holder's death frees the lock: the victim ends at last
