@@ -5,7 +5,7 @@
 # exiting victim is never chosen a second time, the next victims follow
 # the ranks, and the protected task is never one of them.
 # mem: 256M
-# plan: 14
+# plan: 15
 # append: kmemleak=off
 # (no leak tracking on the debug kernel, for time: the OOM paths this
 # adds allocate nothing; see DEBUG_SCENARIOS in the Makefile)
@@ -43,11 +43,16 @@ stop_all
 # write(2) on a file whose inode lock the holder keeps.  Until the OOM
 # reaper takes its memory (2 s after the kill), every OOM in its scope
 # waits for it, as the stock kernel does, even when a task of a higher
-# rank (batch_t, 9) has appeared meanwhile: the policy's verdicts come
-# after the "a victim is still exiting" check, never instead of it.
+# rank (9) has become a candidate meanwhile: the policy's verdicts come
+# after the "a victim is still exiting" check, never instead of it.  The
+# untrusted_t task exists from the start, ordinary, and becomes that
+# candidate by a policy load while the victim exits: a new task would
+# need memory in the full cgroup, and wait for the reaper like the
+# others.
 cg=$(memcg stuck 48M)
 start holder protected_t /sys/fs/cgroup tr-stuck hold /run/stuck.lock --ready /run/holder.ready
 waitfile 10000 /run/holder.ready || diag "the holder never held the lock"
+hog late untrusted_t "$cg" 1
 start stuck web_t "$cg" tr-stuck wait /run/stuck.lock --mib 24 --ready /run/stuck.ready
 waitfile 30000 /run/stuck.ready || diag "the stuck task never became ready"
 nap 0.3
@@ -58,22 +63,24 @@ dmesg -c >/dev/null
 # the reaper has taken those 24 it fits, so the OOMs after the first
 # need no victim
 start filler user_t "$cg" tr-hog --mib 36 --step-mib 2 --step-ms 5 --ready /run/filler.ready
-for i in $(seq 100); do
-	[ -n "$(decision_for stuck outcome)" ] && break
-	nap 0.02
+stuck=$(pid_of stuck)
+for i in $(seq 500); do
+	alive_pid "$stuck" || break
+	sleep 0.01
 done
-# the higher-ranked task appears while the victim is still exiting, and
-# the filler's OOMs go on meanwhile
-diag "the victim killed at $(dmesg | sed -n "s/^\[ *\([0-9.]*\)\].*Killed process $(pid_of stuck) .*/\1/p") s, the batch_t task started at $(cut -d' ' -f1 /proc/uptime) s"
-start late batch_t "$cg" tr-hog --mib 1 --ready /run/late.ready
+# the filler's OOMs go on while the victim cannot exit
+check "a policy sacrificing untrusted_t at rank 9 loads while the victim exits" \
+	load_policy "protect type=protected_t
+sacrifice type=untrusted_t rank=9
+sacrifice type=web_t rank=1"
+diag "the victim killed at $(dmesg | sed -n "s/^\[ *\([0-9.]*\)\].*Killed process $stuck .*/\1/p") s, the untrusted_t task sacrificed at $(cut -d' ' -f1 /proc/uptime) s"
 check_eq "the stuck web_t task was the victim" "sacrifice killed" \
 	"$(decision_for stuck verdict) $(decision_for stuck outcome)"
 waitfile 30000 --any /run/filler.ready "$RESULTS/filler"
+diag "the filler ready by $(cut -d' ' -f1 /proc/uptime) s; $(dmesg | grep 'oom_reaper: reaped process' | tail -n 1)"
 check "the filler got its memory once the reaper took the victim's" alive filler
-check "the batch_t task (rank 9), started while the victim exited, lived" alive late
-waitfile 10000 /run/late.ready
-diag "the batch_t task ready by $(cut -d' ' -f1 /proc/uptime) s; $(dmesg | grep 'oom_reaper: reaped process' | tail -n 1)"
-check_eq "one task was killed" "$(pid_of stuck)" \
+check "the untrusted_t task (rank 9), a candidate while the victim exited, lived" alive late
+check_eq "one task was killed" "$stuck" \
 	"$(dmesg | sed -n 's/.*Killed process \([0-9]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
 # the holder's death frees the lock: the victim ends at last
 kill -9 "$(pid_of holder)"
