@@ -233,7 +233,8 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 			security_oom_select_wanted() ? "on" : "off");
 	len += scnprintf(text + len, size - len,
 			 "oom_events %ld\nprotected_skipped %ld\nsacrificed %ld\n"
-			 "adjusted %ld\nlabel_misses %ld\nfallbacks %ld\ngroup_kills %ld\n"
+			 "adjusted %ld\nlabel_misses %ld\nlabels_learnt %ld\n"
+			 "fallbacks %ld\ngroup_kills %ld\n"
 			 "audit_drops %ld\ntable_rebuilds %ld\nprotection_refusals %ld\n"
 			 "early_kills %ld\nearly_refusals %ld\n"
 			 "resolved_tasks %u\nunlabelled_tasks %u\n"
@@ -243,6 +244,7 @@ static int triage_stats_open(struct inode *inode, struct file *file)
 			 atomic_long_read(&c->sacrificed),
 			 atomic_long_read(&c->adjusted),
 			 atomic_long_read(&c->label_misses),
+			 atomic_long_read(&c->labels_learnt),
 			 atomic_long_read(&c->fallbacks),
 			 atomic_long_read(&c->group_kills),
 			 atomic_long_read(&c->audit_drops),

@@ -324,6 +324,7 @@ bool triage_learn_secid(u32 secid)
 	} else {
 		triage_table_insert(t, secid, rule);
 	}
+	atomic_long_inc(&triage_counters.labels_learnt);
 	learned = true;
 out:
 	mutex_unlock(&triage_load_mutex);

@@ -194,6 +194,8 @@ struct triage_decision {
  * @adjusted: candidates whose badness a rule adjusted
  * @label_misses: candidates of an OOM whose label had not been matched
  *	yet (treated as ordinary)
+ * @labels_learnt: labels matched one at a time, outside a load, when a
+ *	task took a label the policy in force had not seen
  * @audit_drops: decisions that reached neither audit nor a reader of
  *	decisions before the ring overwrote them, or audit refused
  * @fallbacks: OOMs in which every candidate was protected
@@ -215,6 +217,7 @@ struct triage_counters {
 	atomic_long_t sacrificed;
 	atomic_long_t adjusted;
 	atomic_long_t label_misses;
+	atomic_long_t labels_learnt;
 	atomic_long_t fallbacks;
 	atomic_long_t group_kills;
 	atomic_long_t audit_drops;

@@ -17,7 +17,6 @@ mkdir -p $B $G
 t0=$(date +%s)
 
 hash_now() { sed -n 's/^policy_hash //p' $TRIAGE/stats; }
-stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 
 # write_policy FILE: FILE in a single write() at offset 0 (files here are
 # at most 2 MiB); dd's complaint, if any, in $B/err

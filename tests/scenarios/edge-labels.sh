@@ -6,7 +6,7 @@
 # policy (one rule for all of web_t), so that their labels are learnt one
 # by one as they exec, and the label table grows many times over.
 # mem: 512M
-# plan: 15
+# plan: 16
 # timeout: 300
 N=${edge_labels:-1000}
 L=/run/labels
@@ -22,6 +22,7 @@ awk -v n=$N 'BEGIN { for (i = 1; i <= n; i++) { s = ""; x = i
 	print s } }' >$L/cats
 check "a policy adjusting every web_t task loads before they start" \
 	load_policy "adjust +1 type=web_t"
+learnt0=$(stat_of labels_learnt)
 t0=$(date +%s)
 : >$L/pids
 while read -r cats; do
@@ -51,6 +52,13 @@ awk -F'\t' 'NR > 1 {print $2, $7}' $TRIAGE/ranking >$L/ranked0
 check_eq "ranking: the $N labels learnt after the load, each with rule 1" "$N 0" \
 	"$(awk 'NR == FNR { want[$1] = 1; next } ($1 in want) { seen++; if ($2 != 1) bad++ }
 		END { print seen + 0, bad + 0 }' $L/labels $L/ranked0)"
+# each learnt once: a table that dropped its labels when it grew would
+# learn them again, one at a time, at every growth (a few labels more
+# than N: the helpers' own, on their way to their label)
+learnt=$(( $(stat_of labels_learnt) - learnt0 ))
+diag "labels learnt one at a time since the load: $learnt"
+check "stats: the $N labels learnt once each ($learnt, at most $((N + 8)))" \
+	[ "$learnt" -ge "$N" -a "$learnt" -le $((N + 8)) ]
 
 # rule 1 protects protected_t, rule 2 sacrifices the label of the middle
 # task, rules 3.. adjust each label by one (the middle one's is shadowed)

@@ -5,7 +5,6 @@
 # mem: 256M
 # plan: 23
 set_oom_policy "triage classic"
-stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 write_policy() { dd if="$1" of=$TRIAGE/policy bs=1M 2>/tmp/load.err; }
 
 # the empty policy: one newline (a write of no bytes writes nothing)

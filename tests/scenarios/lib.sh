@@ -212,6 +212,8 @@ load_policy() {
 
 # ranked_first: the pid the ranking file puts first
 ranked_first() { awk -F'\t' '$1 == "1" {print $2}' $TRIAGE/ranking; }
+# the value of a counter of the stats file
+stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 
 # decision_for NAME FIELD: a column of NAME's line in the decisions file
 decision_for() {

@@ -17,7 +17,6 @@ check "no task has a label (attr/current has no provider)" \
 check "a policy of type= rules loads" load_policy "protect type=protected_t
 sacrifice type=batch_t"
 set_oom_policy "triage classic"
-stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 diag "$(tr '\n' ' ' <$TRIAGE/stats)"
 check "stats: tasks were resolved" [ "$(stat_of resolved_tasks)" -gt 0 ]
 check_eq "stats: every resolved task is unlabelled" "$(stat_of resolved_tasks)" \

@@ -13,7 +13,6 @@
 # mem: 384M
 # timeout: 360
 # plan: 34
-stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 ranked() {
 	awk -F'\t' -v p="$(pid_of "$1")" '$2 == p {print $8, $6, $7}' $TRIAGE/ranking
 }

@@ -15,7 +15,6 @@ EVERY=${storm_global_every:-50}
 S=/run/storm
 mkdir -p $S
 
-stat_of() { sed -n "s/^$1 //p" $TRIAGE/stats; }
 vmstat_of() { sed -n "s/^$1 //p" /proc/vmstat; }
 last_seq() { awk -F'\t' 'NR > 1 {s = $1} END {print s + 0}' $TRIAGE/decisions; }
 
