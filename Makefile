@@ -49,7 +49,7 @@ TEST_SCENARIOS ?= $(filter-out $(filter-out storm,$(DEBUG_SCENARIOS)),$(SCENARIO
 export SCENARIOS TEST_SCENARIOS DEBUG_SCENARIOS NOCHAIN_SCENARIOS
 
 .PHONY: all deps kernel debug-kernel nochain-kernel debug-kernel-build nochain-kernel-build initramfs userspace patches demo check bench fuzz clean distclean \
-	deb kernel-deb system-image system-test secure-boot-test mutants series-build compare
+	deb kernel-deb audit-deb system-image system-test secure-boot-test mutants series-build compare
 
 all: kernel initramfs userspace
 
@@ -159,11 +159,19 @@ kernel-deb: deps
 	@if [ "$(DIST)" = bookworm ]; then scripts/kernel-tree; fi
 	@DIST=$(DIST) LOCALMODCONFIG=$(LOCALMODCONFIG) scripts/kernel-deb
 
+# Debian's audit userspace rebuilt with names for triage's record types
+# (deploy/audit/: ausearch -i says TRIAGE_DECISION, not UNKNOWN[1427]),
+# into build/deb/audit/ (DIST=trixie: build/deb/trixie/audit/, built in the
+# Debian 13 environment; a mirror without trixie's upstream tarball needs
+# AUDIT_UPSTREAM_GIT=clone of linux-audit/audit-userspace)
+audit-deb: deps
+	@DIST=$(DIST) deploy/audit/audit-deb
+
 # a Debian 12 root filesystem (mmdebstrap) with systemd, sshd, auditd, nginx,
 # SELinux and AppArmor policies, and our .debs installed by dpkg (the triage
 # kernel's too when make kernel-deb has made it): build/system/rootfs.ext4;
 # DIST=trixie: Debian 13's, with the trixie .debs, build/system/trixie/
-system-image: deb
+system-image: deb audit-deb
 	@DIST=$(DIST) scripts/system-image
 
 # the full-system VM (not part of make check, 8 to 15 min once built; its
