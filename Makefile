@@ -171,7 +171,7 @@ audit-deb: deps
 # SELinux and AppArmor policies, and our .debs installed by dpkg (the triage
 # kernel's too when make kernel-deb has made it): build/system/rootfs.ext4;
 # DIST=trixie: Debian 13's, with the trixie .debs, build/system/trixie/
-system-image: deb
+system-image: deb audit-deb
 	@DIST=$(DIST) scripts/system-image
 
 # the full-system VM (not part of make check, 8 to 15 min once built; its
