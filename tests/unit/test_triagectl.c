@@ -1022,6 +1022,68 @@ static void test_escapes(void **state)
 	assert_null(tc_nearest("protect", (const char *const[]){ "protect", NULL }));
 }
 
+/* tc_json_str() of @s, as a string (static buffer) */
+static const char *json_of(const char *s)
+{
+	static char buf[512];
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	assert_non_null(f);
+	tc_json_str(f, s);
+	fclose(f);
+	assert_true(len < sizeof(buf));
+	memcpy(buf, out, len + 1);
+	free(out);
+	return buf;
+}
+
+/*
+ * JSON strings: valid UTF-8 passes through as it is (café is not
+ * cafÃ©); every byte that is not part of valid UTF-8 is \udcNN, which no
+ * valid text gives; controls (C0, DEL, C1) are \u escapes of the same
+ * characters.  triagectl(8), OUTPUT.
+ */
+static void test_json_utf8(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	assert_string_equal(json_of("caf\xc3\xa9"), "\"caf\xc3\xa9\"");
+	assert_string_equal(json_of("\xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80"),
+			    "\"\xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80\"");
+	/* a Latin-1 é alone is not é */
+	assert_string_equal(json_of("caf\xe9"), "\"caf\\udce9\"");
+	assert_string_equal(json_of("\xff\xfe"), "\"\\udcff\\udcfe\"");
+	/* overlong, a UTF-16 surrogate, beyond U+10FFFF, cut short, lone continuation */
+	assert_string_equal(json_of("\xc0\xaf"), "\"\\udcc0\\udcaf\"");
+	assert_string_equal(json_of("\xe0\x80\xaf"), "\"\\udce0\\udc80\\udcaf\"");
+	assert_string_equal(json_of("\xed\xa0\x80"), "\"\\udced\\udca0\\udc80\"");
+	assert_string_equal(json_of("\xf4\x90\x80\x80"), "\"\\udcf4\\udc90\\udc80\\udc80\"");
+	assert_string_equal(json_of("a\xe2\x82"), "\"a\\udce2\\udc82\"");
+	assert_string_equal(json_of("\xe2\x82z"), "\"\\udce2\\udc82z\"");
+	assert_string_equal(json_of("\x80x"), "\"\\udc80x\"");
+	/* the largest and smallest of each length pass */
+	assert_string_equal(json_of("\xf4\x8f\xbf\xbf\xef\xbf\xbf\xe0\xa0\x80\xc2\xa0"),
+			    "\"\xf4\x8f\xbf\xbf\xef\xbf\xbf\xe0\xa0\x80\xc2\xa0\"");
+	/* controls stay escaped: C0, DEL and C1 (CSI as U+009B) */
+	assert_string_equal(json_of("a\"b\\c\n\t\x01\x7f\xc2\x9b"),
+			    "\"a\\\"b\\\\c\\n\\t\\u0001\\u007f\\u009b\"");
+
+	/* a whole command: the kernel's octal escapes of UTF-8 decoded */
+	put(f->dir, "ranking",
+	    "# rank\tpid\ttier\tsrank\tpoints\tverdict\trule\tlabel\tcomm\n"
+	    "1\t300\tordinary\t-\t500\tnone\t-\tcaf\\303\\251\tcaf\\303\\251\n"
+	    "2\t301\tordinary\t-\t400\tnone\t-\tcaf\\351\tx\n");
+	r = run(f, "rank", "--json");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "\"label\":\"caf\xc3\xa9\",\"comm\":\"caf\xc3\xa9\"");
+	assert_contains(r.out, "\"label\":\"caf\\udce9\",\"comm\":\"x\"");
+	assert_not_contains(r.out, "\\u00c3");
+	run_free(&r);
+}
+
 /* -------------------------------------------------------------- explain */
 
 static void test_explain(void **state)
@@ -2938,6 +3000,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_check_unconfined, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_install_sysctl, setup, teardown),
 		cmocka_unit_test(test_audit_type),
+		cmocka_unit_test_setup_teardown(test_json_utf8, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("triagectl", tests, NULL, NULL);

@@ -417,22 +417,82 @@ const char *tc_nearest(const char *w, const char *const *words)
 	return best && bd <= limit && strcmp(best, w) ? best : NULL;
 }
 
+/*
+ * The length of the well-formed UTF-8 sequence at @s (1 to 4 bytes:
+ * Unicode's Table 3-7, so no overlong form, no UTF-16 surrogate, nothing
+ * beyond U+10FFFF), or 0 when the byte at @s does not start one.
+ */
+static size_t tc_utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * A JSON string (RFC 8259) of @s: valid UTF-8 as it is; the quote, the
+ * backslash and the controls (C0, DEL and C1: they could reach a
+ * terminal) escaped as JSON escapes of the same characters; each byte
+ * that is not part of valid UTF-8 as \udcNN (NN its value, 80..ff): the
+ * lone low surrogates of PEP 383's surrogateescape, which no valid text
+ * yields, so such a byte can neither pass for a character nor go
+ * unnoticed (triagectl(8), OUTPUT).
+ */
 void tc_json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = *s;
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
 
-		if (c == '"' || c == '\\')
+	fputc('"', f);
+	while (*p) {
+		unsigned char c = *p;
+		size_t n = tc_utf8_len(p);
+
+		if (!n) {
+			fprintf(f, "\\udc%02x", c);
+			p++;
+		} else if (c == '"' || c == '\\') {
 			fprintf(f, "\\%c", c);
-		else if (c == '\n')
+			p++;
+		} else if (c == '\n') {
 			fputs("\\n", f);
-		else if (c == '\t')
+			p++;
+		} else if (c == '\t') {
 			fputs("\\t", f);
-		else if (c < 0x20 || c >= 0x7f)
+			p++;
+		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+			p++;
+		} else if (c == 0xc2 && p[1] < 0xa0) {
+			fprintf(f, "\\u%04x", p[1]);	/* C1: U+0080..U+009F */
+			p += 2;
+		} else {
+			fwrite(p, 1, n, f);
+			p += n;
+		}
 	}
 	fputc('"', f);
 }
