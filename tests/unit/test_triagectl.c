@@ -341,7 +341,7 @@ static void test_check_ok(void **state)
 	struct fake *f = *state;
 	struct run r = check(f,
 		"mode enforce\n"
-		"protect type=init_t\n"
+		"protect type=untrusted_t\n"
 		"protect user=system_u role=system_r type=protected_t range=s0\n"
 		"sacrifice type=batch_t rank=900 group\n"
 		"sacrifice user=user_u role=user_r type=user_t\n"
@@ -622,7 +622,7 @@ static void test_load_diff(void **state)
 		"fallback panic\n"
 		"protect type=protected_t\n"
 		"sacrifice type=batch_t   rank=900 group  # same rule, other layout\n"
-		"protect type=init_t\n";
+		"protect type=user_t\n";
 	struct run r;
 	char *now;
 
@@ -634,7 +634,7 @@ static void test_load_diff(void **state)
 	assert_contains(r.out, "in.policy: 3 rules, hash 9f1c0e1d2a3b4c5d, generation 3\n"
 			"  ~ mode permissive (was: mode enforce)\n"
 			"  - adjust -300 type=web_t\n"
-			"  + protect type=init_t\n");
+			"  + protect type=user_t\n");
 	assert_not_contains(r.out, "batch_t");
 	/* the whole file, as it is, in one write */
 	now = get(f->dir, "policy");
@@ -657,7 +657,7 @@ static void test_load_diff(void **state)
 	run_free(&r);
 
 	/* a reordering is reported: first match wins */
-	put(f->dir, "in.policy", "mode permissive\nfallback panic\nprotect type=init_t\n"
+	put(f->dir, "in.policy", "mode permissive\nfallback panic\nprotect type=user_t\n"
 		"protect type=protected_t\nsacrifice type=batch_t rank=900 group\n");
 	r = run(f, "load", f->file, "--no-selinux");
 	assert_int_equal(r.rc, 0);
@@ -1366,7 +1366,7 @@ static void test_check_all_errors(void **state)
 		"   type=web_t rnk=3\n"
 		"fallback least\n"
 		"type=init_t\n"
-		"protect type=init_t\n");
+		"protect type=user_t\n");
 
 	assert_int_equal(r.rc, 1);
 	assert_contains(r.err, "in.policy:1:1: error: unknown keyword 'protec' (did you mean 'protect'?)\n");
@@ -2331,6 +2331,72 @@ static void test_check_unconfined(void **state)
 	run_free(&r);
 }
 
+/*
+ * SELinux's shared domains: init_t (under the reference policy every
+ * service without a module of its own), unconfined_service_t and
+ * unconfined_t.  The first rule that decides for one of them decides for
+ * all their processes: a warning, as for AppArmor's "unconfined"; no
+ * example policy has such a rule.
+ */
+static void test_check_shared_domains(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+	glob_t g;
+	size_t i;
+
+	/* against the test policy, which has init_t */
+	expect_diag(f, "protect type=init_t\n", 0,
+		    "1:1: warning: rule matches the SELinux domain init_t, which is not one service's: "
+		    "under the reference policy every service without a policy module of its own runs in it; "
+		    "every such process is protected (give the service a domain of its own, a site module "
+		    "with init_daemon_domain(), and name that)");
+	/* user= or role= beside the type narrows nothing that matters */
+	r = check(f, "protect type=web_t\nprotect user=system_u type=init_t\n");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.err, "in.policy:2:1: warning: rule matches the SELinux domain init_t,");
+	run_free(&r);
+	/* a label glob over the context, the first rule that decides */
+	put(f->dir, "in.policy", "sacrifice type=batch_t\nadjust -50 label=*:init_t:*\nprotect type=init_t\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.err, "in.policy:2:1: warning: rule matches the SELinux domain init_t,");
+	assert_contains(r.err, "every such process has its badness adjusted by -50 (give the service");
+	assert_not_contains(r.err, "in.policy:3:1: warning: rule matches");
+	run_free(&r);
+	/* unconfined_service_t and unconfined_t, on an SELinux system */
+	put(f->dir, "in.policy", "protect type=unconfined_service_t\nprotect label=unconfined_u:unconfined_r:unconfined_t:*\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.err, "in.policy:1:1: warning: rule matches the SELinux domain unconfined_service_t, which is not one service's: "
+			"every service whose program has no type of its own may run in it; every such process is protected");
+	assert_contains(r.err, "in.policy:2:1: warning: rule matches the SELinux domain unconfined_t, which is not one service's: "
+			"every unconfined login runs in it (root's shell, the users' sessions and what they start); every such process is protected");
+	run_free(&r);
+	/* a catch-all decides for them too, but warns once per rule */
+	put(f->dir, "in.policy", "protect label=*\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_contains(r.err, "in.policy:1:1: warning: rule matches the SELinux domain init_t,");
+	assert_not_contains(r.err, "domain unconfined_t");
+	run_free(&r);
+	/* on AppArmor, type= never matches: that warning, not this one */
+	put(f->dir, "lsm", "capability,apparmor,triage");
+	put(f->dir, "in.policy", "protect type=init_t\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_not_contains(r.err, "SELinux domain");
+	run_free(&r);
+	/* the example policies protect none of them */
+	put(f->dir, "lsm", "capability,selinux,triage");
+	assert_int_equal(glob(TRIAGE_EXAMPLES_DIR "/*.policy", 0, NULL, &g), 0);
+	for (i = 0; i < g.gl_pathc; i++) {
+		r = run(f, "check", g.gl_pathv[i], "--no-selinux");
+		if (strstr(r.err, "SELinux domain"))
+			fail_msg("%s:\n%s", g.gl_pathv[i], r.err);
+		run_free(&r);
+	}
+	globfree(&g);
+}
+
 /* make -C userspace install installs the packaged sysctl.d file. */
 static void test_install_sysctl(void **state)
 {
@@ -3001,6 +3067,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_install_sysctl, setup, teardown),
 		cmocka_unit_test(test_audit_type),
 		cmocka_unit_test_setup_teardown(test_json_utf8, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_shared_domains, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("triagectl", tests, NULL, NULL);

@@ -509,6 +509,129 @@ static bool tc_rule_catch_all(const struct triage_rule *r)
 	       tc_glob_is_any(r->match[TRIAGE_FIELD_LABEL]);
 }
 
+/*
+ * Labels that many unrelated processes share, so that a rule naming one
+ * decides for all of them at once: explain suggests no rule for them,
+ * check warns about the first rule that decides for each.  The SELinux
+ * ones are matched through contexts of each type and through type=
+ * itself (whatever user or role the rule adds).
+ */
+static const struct tc_shared tc_shared[] = {
+	{ "apparmor", "unconfined",
+	  "every process without an AppArmor profile has it (on a stock Debian server most daemons, sshd and every login shell)",
+	  "give the service an AppArmor profile of its own, attached to its program or through its unit's AppArmorProfile= (complain mode, or flags=(unconfined), is enough), and name that",
+	  { "unconfined", NULL } },
+	{ "selinux", "init_t",
+	  "under the reference policy every service without a policy module of its own runs in it",
+	  "give the service a domain of its own, a site module with init_daemon_domain(), and name that",
+	  { "system_u:system_r:init_t:s0", "system_u:system_r:init_t", NULL } },
+	{ "selinux", "unconfined_service_t",
+	  "every service whose program has no type of its own may run in it",
+	  "give the service a domain of its own, a site module with init_daemon_domain(), and name that",
+	  { "system_u:system_r:unconfined_service_t:s0",
+	    "system_u:system_r:unconfined_service_t", NULL } },
+	{ "selinux", "unconfined_t",
+	  "every unconfined login runs in it (root's shell, the users' sessions and what they start)",
+	  "give what must live a domain of its own and name that, or confine the logins",
+	  { "unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023",
+	    "unconfined_u:unconfined_r:unconfined_t:s0",
+	    "unconfined_u:unconfined_r:unconfined_t", NULL } },
+};
+
+#define TC_NSHARED (sizeof(tc_shared) / sizeof(tc_shared[0]))
+
+const struct tc_shared *tc_shared_label(const char *label)
+{
+	const char *a, *b, *e;
+	size_t i, n;
+
+	if (!label)
+		return NULL;
+	a = strchr(label, ':');
+	b = a ? strchr(a + 1, ':') : NULL;
+	for (i = 0; i < TC_NSHARED; i++) {
+		const struct tc_shared *sh = &tc_shared[i];
+
+		if (strcmp(sh->lsm, "selinux")) {
+			if (!strcmp(label, sh->name))
+				return sh;
+			continue;
+		}
+		if (!b)
+			continue;
+		e = strchr(b + 1, ':');
+		n = e ? (size_t)(e - b - 1) : strlen(b + 1);
+		if (strlen(sh->name) == n && !strncmp(b + 1, sh->name, n))
+			return sh;
+	}
+	return NULL;
+}
+
+/* Does @r decide for the SELinux domain @sh (see tc_shared)? */
+static bool tc_rule_shares(const struct triage_rule *r,
+			   const struct tc_shared *sh)
+{
+	const char *t = r->match[TRIAGE_FIELD_TYPE];
+	size_t k;
+
+	if (t)
+		return !strcmp(t, sh->name);
+	for (k = 0; sh->samples[k]; k++)
+		if (triage_rule_match(r, sh->samples[k]))
+			return true;
+	return false;
+}
+
+/*
+ * SELinux's shared domains: the first rule that decides for each, one
+ * warning a rule.  A type the SELinux policy checked against does not
+ * have is left to the unknown-name error.
+ */
+static void tc_check_shared_domains(const char *text, size_t len,
+				    const struct tc_check_opts *o,
+				    const struct triage_policy *p,
+				    struct tc_check *res)
+{
+	bool *warned = calloc(p->nr_rules + 1, 1);
+	unsigned int i;
+	size_t k;
+
+	if (!warned) {
+		fputs("triagectl: out of memory\n", stderr);
+		exit(TC_EXIT_ERROR);
+	}
+	for (k = 0; k < TC_NSHARED; k++) {
+		const struct tc_shared *sh = &tc_shared[k];
+		const struct triage_rule *r;
+		const char *primary;
+		char what[64];
+
+		if (strcmp(sh->lsm, "selinux") ||
+		    (o->sepol && tc_sepol_lookup(o->sepol, TRIAGE_FIELD_TYPE,
+						 sh->name, &primary) == TC_NAME_UNKNOWN))
+			continue;
+		for (i = 0; i < p->nr_rules; i++)
+			if (tc_rule_shares(&p->rules[i], sh))
+				break;
+		if (i == p->nr_rules || warned[i])
+			continue;
+		warned[i] = true;
+		r = &p->rules[i];
+		if (r->verdict == TRIAGE_VERDICT_PROTECT)
+			snprintf(what, sizeof(what), "is protected");
+		else if (r->verdict == TRIAGE_VERDICT_SACRIFICE)
+			snprintf(what, sizeof(what), "is sacrificed");
+		else
+			snprintf(what, sizeof(what), "has its badness adjusted by %+d",
+				 r->adjust);
+		tc_diag(res, r->line, tc_keyword_column(text, len, r->line),
+			TC_WARNING,
+			"rule matches the SELinux domain %s, which is not one service's: %s; every such process %s (%s)",
+			sh->name, sh->who, what, sh->advice);
+	}
+	free(warned);
+}
+
 /* Warnings about the policy as a whole. */
 static void tc_check_policy(const char *text, size_t len,
 			    const struct tc_check_opts *o,
@@ -570,8 +693,10 @@ static void tc_check_policy(const char *text, size_t len,
 			break;
 		}
 	}
-	if (!lsm || !strcmp(lsm, "selinux"))
+	if (!lsm || !strcmp(lsm, "selinux")) {
+		tc_check_shared_domains(text, len, o, p, res);
 		return;
+	}
 	for (i = 0; i < p->nr_rules; i++) {
 		const struct triage_rule *r = &p->rules[i];
 

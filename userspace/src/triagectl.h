@@ -256,6 +256,21 @@ bool tc_have_psi(const char *proc);
 
 bool tc_rule_covers(const struct triage_rule *a, const struct triage_rule *b);
 
+/*
+ * A label that many unrelated processes share (AppArmor's "unconfined",
+ * SELinux's init_t, unconfined_service_t, unconfined_t): a rule naming it
+ * decides for all of them at once, and no rule can single out one of
+ * them.  tc_shared_label() finds the entry of a task's label, or NULL.
+ */
+struct tc_shared {
+	const char *lsm;	/* "apparmor" or "selinux" */
+	const char *name;	/* the profile or the type */
+	const char *who;	/* which processes have it */
+	const char *advice;	/* how to give one service a label of its own */
+	const char *samples[4];	/* labels that have it, for matching rules */
+};
+const struct tc_shared *tc_shared_label(const char *label);
+
 /* ------------------------------------------------------------ cmds.c */
 /* the value of "key value" in @stats, or NULL */
 const char *tc_stat(const char *stats, const char *key, char *buf, size_t n);
