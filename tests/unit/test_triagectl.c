@@ -1220,6 +1220,91 @@ static void test_explain_apparmor(void **state)
 	run_free(&r);
 }
 
+/*
+ * explain never suggests a rule for a label many processes share (the
+ * guide forbids protecting AppArmor's "unconfined"; init_t is every
+ * service without a module) nor for no label at all (label="" is not a
+ * rule the parser takes): it says the label cannot tell the process
+ * apart and how to label the service.
+ */
+static void test_explain_shared_label(void **state)
+{
+	struct fake *f = *state;
+	char path[200], *p;
+	struct run r;
+
+	/* AppArmor: unconfined, no rule matches it */
+	put(f->dir, "lsm", "capability,apparmor,triage");
+	put(f->dir, "policy", "protect label=/usr/sbin/chronyd\n");
+	snprintf(path, sizeof(path), "%s/300/attr/apparmor", f->proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	put(path, "current", "unconfined\n");
+	r = run(f, "explain", "300");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "label    unconfined\n");
+	assert_contains(r.out, "change   no rule matches, so the kernel's usual badness decides; its label unconfined "
+			"cannot tell it apart: every process without an AppArmor profile has it");
+	assert_contains(r.out, "a rule for that label decides for all of them, so none is suggested: give the service "
+			"an AppArmor profile of its own");
+	assert_not_contains(r.out, "`");
+	assert_not_contains(r.out, "label=\"unconfined\"");
+	run_free(&r);
+	r = run(f, "explain", "300", "--json");
+	assert_contains(r.out, "\"shared_label\":true");
+	assert_not_contains(r.out, "label=\\\"unconfined\\\"");
+	run_free(&r);
+	/* a rule that protects it: no `adjust +0 label="unconfined"` either */
+	put(f->dir, "policy", "protect label=unconf*\n");
+	r = run(f, "explain", "300");
+	assert_contains(r.out, "change   rule 1 protects it, and with it every process of its label: "
+			"every process without an AppArmor profile has it");
+	assert_not_contains(r.out, "`");
+	run_free(&r);
+	put(f->dir, "policy", "sacrifice label=unconfined\n");
+	r = run(f, "explain", "300");
+	assert_contains(r.out, "change   rule 1 sacrifices it, and with it every process of its label: ");
+	assert_not_contains(r.out, "`");
+	run_free(&r);
+
+	/* SELinux: init_t, the domain of every service without a module */
+	put(f->dir, "lsm", "capability,selinux,triage");
+	put(f->dir, "policy", active_policy);
+	put_proc(f, "300", "system_u:system_r:init_t:s0", 28, "cron\n");
+	r = run(f, "explain", "300");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "change   no rule matches, so the kernel's usual badness decides; its label "
+			"system_u:system_r:init_t:s0 cannot tell it apart: under the reference policy every service "
+			"without a policy module of its own runs in it; a rule for that label decides for all of them, "
+			"so none is suggested: give the service a domain of its own, a site module with init_daemon_domain(), and name that\n");
+	assert_not_contains(r.out, "type=init_t");
+	run_free(&r);
+	put_proc(f, "300", "unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023", 54, "bash\n");
+	r = run(f, "explain", "300");
+	assert_contains(r.out, "cannot tell it apart: every unconfined login runs in it");
+	assert_not_contains(r.out, "type=unconfined_t");
+	run_free(&r);
+	/* an ordinary domain still gets its rule */
+	put_proc(f, "300", "user_u:user_r:user_t:s0", 23, "bash\n");
+	r = run(f, "explain", "300", "--json");
+	assert_contains(r.out, "add `protect type=user_t` to protect it");
+	assert_contains(r.out, "\"shared_label\":false");
+	run_free(&r);
+
+	/* no label at all (no major LSM): no label="" */
+	deny_name = "current";
+	deny_errno = EINVAL;
+	r = run(f, "explain", "300");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "label    (none)\n");
+	assert_not_contains(r.out, "label=\"\"");
+	assert_not_contains(r.out, "`");
+	p = strstr(r.out, "change   ");
+	assert_non_null(p);
+	assert_contains(p, "it has no label, which cannot tell it apart: no major LSM (SELinux, AppArmor, Smack) labels it");
+	run_free(&r);
+	deny_name = NULL;
+}
+
 /* ------------------------------------------------------------------ log */
 
 static void test_log(void **state)
@@ -3068,6 +3153,7 @@ int main(void)
 		cmocka_unit_test(test_audit_type),
 		cmocka_unit_test_setup_teardown(test_json_utf8, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_shared_domains, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_explain_shared_label, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("triagectl", tests, NULL, NULL);

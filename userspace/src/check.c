@@ -517,6 +517,10 @@ static bool tc_rule_catch_all(const struct triage_rule *r)
  * itself (whatever user or role the rule adds).
  */
 static const struct tc_shared tc_shared[] = {
+	{ "none", "",
+	  "no major LSM (SELinux, AppArmor, Smack) labels it, and every unlabelled process has the same empty label, which only label=* matches",
+	  "run a major LSM that labels the service (on Debian AppArmor is the default) and name its label",
+	  { NULL } },
 	{ "apparmor", "unconfined",
 	  "every process without an AppArmor profile has it (on a stock Debian server most daemons, sshd and every login shell)",
 	  "give the service an AppArmor profile of its own, attached to its program or through its unit's AppArmorProfile= (complain mode, or flags=(unconfined), is enough), and name that",
@@ -553,6 +557,7 @@ const struct tc_shared *tc_shared_label(const char *label)
 		const struct tc_shared *sh = &tc_shared[i];
 
 		if (strcmp(sh->lsm, "selinux")) {
+			/* AppArmor's profile, or no label at all */
 			if (!strcmp(label, sh->name))
 				return sh;
 			continue;

@@ -348,7 +348,8 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 	const char *kverdict = NULL, *krule = NULL, *ktier = NULL;
 	const char *major;
 	struct tc_table t = { 0 };
-	char change[700], want[16], *ranking;
+	const struct tc_shared *shared;
+	char change[1200], who[600], want[16], *ranking;
 	bool help, have_rank = false;
 	int n, e, le, idx = -1, rc;
 	struct stat st;
@@ -462,7 +463,32 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 			early[i] = !protected &&
 				   tc_pressure_covers(&pol->pressure[i], cgroup);
 	}
-	if (!pol)
+	/*
+	 * A label many processes share (or none at all): no rule can single
+	 * this one out, so none is suggested; how to label the service.
+	 */
+	shared = tc_shared_label(label);
+	if (shared) {
+		if (*label)
+			snprintf(who, sizeof(who), "its label %s cannot tell it apart: %s",
+				 label, shared->who);
+		else
+			snprintf(who, sizeof(who), "it has no label, which cannot tell it apart: %s",
+				 shared->who);
+	}
+	if (shared && (!pol || idx < 0))
+		snprintf(change, sizeof(change),
+			 "%s, so the kernel's usual badness decides; %s; a rule for that label decides for all of them, so none is suggested: %s",
+			 pol ? "no rule matches" : "no policy is loaded", who,
+			 shared->advice);
+	else if (shared)
+		snprintf(change, sizeof(change),
+			 "rule %d %s, and with it every process of its label: %s; a rule cannot single it out: %s",
+			 idx + 1,
+			 pol->rules[idx].verdict == TRIAGE_VERDICT_PROTECT ? "protects it" :
+			 pol->rules[idx].verdict == TRIAGE_VERDICT_SACRIFICE ? "sacrifices it" :
+			 "adjusts its badness", shared->who, shared->advice);
+	else if (!pol)
 		snprintf(change, sizeof(change),
 			 "no policy is loaded, so the kernel's usual badness decides; load one with `protect %s` to protect it, or `sacrifice %s` to make it die first",
 			 sugg, sugg);
@@ -514,6 +540,7 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 		tc_json_value(f, krule ? krule : "-");
 		fputs(",\"change\":", f);
 		tc_json_str(f, change);
+		fprintf(f, ",\"shared_label\":%s", shared ? "true" : "false");
 		fputs(",\"cgroup\":", f);
 		tc_json_str_or_null(f, cgroup);
 		/* the statements whose early action may take it */
