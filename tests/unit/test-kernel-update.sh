@@ -4,12 +4,10 @@
 # Unit tests of the kernel-update tools, without a kernel build:
 #   scripts/triage-kernel-update     versions, decisions, settings, dry run,
 #                                    a (fake) build's progress and exit codes
-#   userspace/kernel/zzz-triage-grub-default
-#                                    GRUB's saved entry on the newest triage
-#                                    kernel, from a grub.cfg as grub-mkconfig
-#                                    writes it
-# apt-cache, apt-get, dpkg-query, make, mokutil, sbverify, grub-set-default
-# and grub-editenv are fakes (first in PATH) that read their answers from
+#   tests/unit/test-*.sh              the other shell tests (test-grub.sh:
+#                                    deploy/grub/triage-grub, the GRUB hook
+#                                    and the trial boot), run from here
+# apt-cache, apt-get, dpkg-query, make, mokutil and sbverify are fakes (first in PATH) that read their answers from
 # files of the test directory and log their calls; dpkg (its version
 # comparison) and dpkg-deb are the real ones.  TAP output; run by
 # make -C tests/unit check.
@@ -18,7 +16,6 @@ set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 ku=$top/scripts/triage-kernel-update
-hook=$top/userspace/kernel/zzz-triage-grub-default
 verbose=
 [ "${1:-}" = -v ] && verbose=1
 t=$(mktemp -d /tmp/test-kernel-update.XXXXXX)
@@ -55,6 +52,7 @@ r() {
 }
 
 # --- the fakes
+path0=$PATH
 bin=$t/bin
 mkdir -p "$bin" "$t/calls"
 fake() { # NAME BODY
@@ -79,9 +77,7 @@ fake make 'obj='"$t"'/build/obj/deb; [ "${TEST_DIST:-}" = trixie ] && obj='"$t"'
 	touch "$out/linux-image-6.12.119-triage_${TEST_VERSION}_amd64.deb" \
 	      "$out/linux-headers-6.12.119-triage_${TEST_VERSION}_amd64.deb"
 	echo "kernel-deb: built"'
-fake grub-set-default 'echo "$1" >'"$t"'/grub-saved'
 fake triagectl 'exit 0'
-fake grub-editenv '[ -e '"$t"'/grub-saved ] && echo "saved_entry=$(cat '"$t"'/grub-saved)"; true'
 export PATH=$bin:$PATH
 
 policy() { # CANDIDATE: apt-cache policy as bookworm's apt prints it
@@ -284,117 +280,21 @@ expect "kernel-update: apt-get install of the source packages fails: exit 1, not
 	'apt-get install linux-source-6.12=6.12.118-1~deb12u1 linux-config-6.12=6.12.118-1~deb12u1 failed' '!building'
 rm -f "$t/apt-get-fails"
 
-# --- GRUB's default: userspace/kernel/zzz-triage-grub-default
-g=$t/grub
-mkdir -p "$g/boot/grub" "$g/default/grub.d"
-for k in 6.12.43+deb13-amd64 6.12.48+deb13-amd64; do
-	echo '# CONFIG_SECURITY_TRIAGE is not set' >"$g/boot/config-$k"; touch "$g/boot/vmlinuz-$k"
+# --- the other shell tests of tests/unit (test-*.sh: test-grub.sh, ...),
+# which make -C tests/unit check runs through this file: their points
+# are this file's, named after theirs
+for f in "$top"/tests/unit/test-*.sh; do
+	[ "$f" -ef "$0" ] && continue
+	sub=0 subfail=0
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok "${f##*/}: ${line#ok * - }"; sub=$((sub + 1)) ;;
+		"not ok "*) nok "${f##*/}: ${line#not ok * - }"; sub=$((sub + 1)) subfail=1 ;;
+		"#"*) echo "$line" ;;
+		esac
+	done < <(PATH=$path0 "$f" ${verbose:+-v}; echo "# exit $?")
+	[ "$subfail" = 1 ] || [ "$sub" -gt 0 ] || nok "${f##*/}: ran no test"
 done
-for k in 6.12.9-triage 6.12.41-triage; do
-	printf 'CONFIG_LSM="landlock,lockdown,yama,apparmor,triage"\nCONFIG_SECURITY_TRIAGE=y\n' >"$g/boot/config-$k"
-	touch "$g/boot/vmlinuz-$k"
-done
-# a removed package's leftover config, and the newest by name
-printf 'CONFIG_SECURITY_TRIAGE=y\n' >"$g/boot/config-6.12.50-triage"
-# grub.cfg as Debian 13's grub-mkconfig writes it (10_linux): the first
-# entry boots the kernel sorting first (Debian's newest), untitled by
-# version; the advanced submenu has each, and recovery mode after it
-grubcfg() { # DISTRIBUTOR BOOTPREFIX: a grub.cfg
-	local os=$1 pre=$2 k q="'\\\\''"
-	os=${os//\'/$q}
-	echo "### BEGIN /etc/grub.d/10_linux ###"
-	echo "menuentry '$os' --class debian --class gnu-linux --class gnu --class os \$menuentry_id_option 'gnulinux-simple-0f2b' {"
-	printf '\tload_video\n\tinsmod gzio\n\techo\t%s\n' "'Loading Linux 6.12.48+deb13-amd64 ...'"
-	printf '\tlinux\t%s/vmlinuz-6.12.48+deb13-amd64 root=UUID=0f2b ro  quiet\n' "$pre"
-	printf '\tinitrd\t%s/initrd.img-6.12.48+deb13-amd64\n}\n' "$pre"
-	echo "submenu 'Advanced options for $os' \$menuentry_id_option 'gnulinux-advanced-0f2b' {"
-	for k in 6.12.48+deb13-amd64 6.12.43+deb13-amd64 6.12.41-triage 6.12.9-triage; do
-		printf "\tmenuentry '%s, with Linux %s' --class debian \$menuentry_id_option 'gnulinux-%s-advanced-0f2b' {\n" "$os" "$k" "$k"
-		printf '\t\tlinux\t%s/vmlinuz-%s root=UUID=0f2b ro  quiet\n\t}\n' "$pre" "$k"
-		printf "\tmenuentry '%s, with Linux %s (recovery mode)' --class debian \$menuentry_id_option 'gnulinux-%s-recovery-0f2b' {\n" "$os" "$k" "$k"
-		printf '\t\tlinux\t%s/vmlinuz-%s root=UUID=0f2b ro single\n\t}\n' "$pre" "$k"
-	done
-	echo "}"
-	echo "### END /etc/grub.d/10_linux ###"
-}
-grubcfg "Debian GNU/Linux" /boot >"$g/boot/grub/grub.cfg"
-printf 'GRUB_DEFAULT=0\nGRUB_TIMEOUT=5\nGRUB_DISTRIBUTOR=`( . /etc/os-release; echo ${NAME:-Debian} ) 2>/dev/null || echo Debian`\n' >"$g/default/grub"
-export TRIAGE_BOOT=$g/boot TRIAGE_DEFAULT_GRUB=$g/default/grub
-H() { rm -f "$t/grub-saved.before"; [ ! -e "$t/grub-saved" ] || cp "$t/grub-saved" "$t/grub-saved.before"; r "$hook" "$@"; }
-saved() { cat "$t/grub-saved" 2>/dev/null; }
-
-H
-expect "grub-default: GRUB_DEFAULT=0: nothing done" 0 '!GRUB.s default is now'
-[ ! -e "$t/grub-saved" ] && ok "grub-default: ... grub-set-default not run" || nok "grub-default: ... grub-set-default not run"
-echo 'GRUB_DEFAULT=saved' >"$g/default/grub.d/50-triage.cfg"
-H --dry-run
-expect "grub-default: --dry-run says what it would set" 0 \
-	"would run: grub-set-default 'Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.12.41-triage' \(was: 'none'\)"
-[ ! -e "$t/grub-saved" ] && ok "grub-default: ... and sets nothing" || nok "grub-default: ... and sets nothing"
-H
-expect "grub-default: GRUB_DEFAULT=saved (grub.d): the newest triage kernel's own entry, not the first" 0 \
-	"GRUB's default is now 'Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.12.41-triage'"
-[ "$(saved)" = "Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.12.41-triage" ] &&
-	ok "grub-default: ... grub-set-default got it" || nok "grub-default: ... grub-set-default got it" "$(saved)"
-: >"$t/calls/all"
-H
-expect "grub-default: run again: already set, nothing run" 0
-grep -q '^grub-set-default' "$t/calls/all" && nok "grub-default: ... grub-set-default not run again" ||
-	ok "grub-default: ... grub-set-default not run again"
-# a newer Debian kernel arrives: its postinst runs the hook; the entry stays
-touch "$g/boot/vmlinuz-6.12.57+deb13-amd64"; echo '# CONFIG_SECURITY_TRIAGE is not set' >"$g/boot/config-6.12.57+deb13-amd64"
-sed -i 's/6.12.48+deb13-amd64/6.12.57+deb13-amd64/' "$g/boot/grub/grub.cfg"
-mkdir -p "$t/postinst.d" "$t/postrm.d"
-ln -sf "$hook" "$t/postinst.d/zzz-triage-grub-default"
-ln -sf "$hook" "$t/postrm.d/zzz-triage-grub-default"
-DEB_MAINT_PARAMS="'configure' '6.12.57+deb13-amd64'" r "$t/postinst.d/zzz-triage-grub-default" 6.12.57+deb13-amd64
-[ "$(saved)" = "Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.12.41-triage" ] &&
-	ok "grub-default: Debian's newer kernel installed (postinst.d): the default stays on the triage kernel" ||
-	nok "grub-default: Debian's newer kernel installed (postinst.d): the default stays on the triage kernel" "$(saved)" "$last_out"
-# a newer triage kernel arrives
-printf 'CONFIG_SECURITY_TRIAGE=y\n' >"$g/boot/config-6.12.57-triage"; touch "$g/boot/vmlinuz-6.12.57-triage"
-sed -i 's/6.12.41-triage/6.12.57-triage/g' "$g/boot/grub/grub.cfg"
-DEB_MAINT_PARAMS="'configure' '6.12.57-triage'" r "$t/postinst.d/zzz-triage-grub-default" 6.12.57-triage
-[ "$(saved)" = "Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.12.57-triage" ] &&
-	ok "grub-default: a newer triage kernel installed: it becomes the default" ||
-	nok "grub-default: a newer triage kernel installed: it becomes the default" "$(saved)" "$last_out"
-# maintainer script actions other than configure/remove: nothing
-rm -f "$t/grub-saved"
-DEB_MAINT_PARAMS="'upgrade' '6.12.57-triage'" r "$t/postrm.d/zzz-triage-grub-default" 6.12.57-triage
-[ ! -e "$t/grub-saved" ] && ok "grub-default: postrm upgrade (not remove): nothing done" ||
-	nok "grub-default: postrm upgrade (not remove): nothing done"
-# the off switch
-echo 'TRIAGE_GRUB_DEFAULT=no' >>"$g/default/grub"
-H --dry-run
-expect "grub-default: TRIAGE_GRUB_DEFAULT=no: nothing" 0 'TRIAGE_GRUB_DEFAULT=no: nothing to do' '!would run'
-sed -i '/TRIAGE_GRUB_DEFAULT/d' "$g/default/grub"
-# a separate /boot (linux /vmlinuz-R) and a quote in the distributor's name
-grubcfg "Dan's Debian" "" >"$g/boot/grub/grub.cfg"
-sed -i 's/6.12.41-triage/6.12.57-triage/g' "$g/boot/grub/grub.cfg"
-H
-[ "$(saved)" = "Advanced options for Dan's Debian>Dan's Debian, with Linux 6.12.57-triage" ] &&
-	ok "grub-default: /boot a partition of its own, a quote in the title: decoded" ||
-	nok "grub-default: /boot a partition of its own, a quote in the title: decoded" "$(saved)" "$last_out"
-# GRUB_DISABLE_SUBMENU=y: every kernel titled at the top level
-sed -i -e '/^submenu/d' -e 's/^\tmenuentry/menuentry/' "$g/boot/grub/grub.cfg"
-H
-[ "$(saved)" = "Dan's Debian, with Linux 6.12.57-triage" ] &&
-	ok "grub-default: GRUB_DISABLE_SUBMENU=y: the top-level entry of the kernel" ||
-	nok "grub-default: GRUB_DISABLE_SUBMENU=y: the top-level entry of the kernel" "$(saved)" "$last_out"
-# update-grub has not seen the new kernel: an error, not a wrong entry
-printf 'CONFIG_SECURITY_TRIAGE=y\n' >"$g/boot/config-6.12.60-triage"; touch "$g/boot/vmlinuz-6.12.60-triage"
-H
-expect "grub-default: no entry for the newest triage kernel in grub.cfg: exit 1" 1 \
-	"no menu entry in $g/boot/grub/grub.cfg loads $g/boot/vmlinuz-6.12.60-triage: run update-grub"
-# triagectl removed (the hook a conffile left behind): nothing
-mv "$bin/triagectl" "$bin/triagectl.gone"
-H --dry-run
-expect "grub-default: triagectl removed, its conffile hook left: nothing, silently" 0 '!.'
-mv "$bin/triagectl.gone" "$bin/triagectl"
-# no triage kernel left: GRUB's default left alone
-rm -f "$g"/boot/vmlinuz-*-triage
-H
-expect "grub-default: no triage kernel left: left alone, exit 0" 0 'no triage kernel in'
 
 echo "1..$n"
 [ "$failed" = 0 ]
