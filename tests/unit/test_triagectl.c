@@ -314,6 +314,11 @@ static void run_free(struct run *r)
 		fail_msg("did not expect\n  %s\nin\n%s", (needle), (hay)); \
 } while (0)
 
+#define assert_prefix(s, prefix) do {				\
+	if (strncmp((s), (prefix), strlen(prefix)))			\
+		fail_msg("expected to start with\n  %s\nin\n%s", (prefix), (s)); \
+} while (0)
+
 /* Check a policy text against the test SELinux policy. */
 static struct run check(struct fake *f, const char *text)
 {
@@ -1303,6 +1308,87 @@ static void test_explain_shared_label(void **state)
 	assert_contains(p, "it has no label, which cannot tell it apart: no major LSM (SELinux, AppArmor, Smack) labels it");
 	run_free(&r);
 	deny_name = NULL;
+}
+
+/*
+ * rank and explain in permissive mode, or with triage not in
+ * vm.oom_policy, describe a kill that will not happen: the first line
+ * says so, and JSON has "enforced" (true otherwise).
+ */
+static void test_rank_explain_enforced(void **state)
+{
+	struct fake *f = *state;
+	char vm[200], other[160];
+	struct run r;
+
+	snprintf(vm, sizeof(vm), "%s/sys/vm", f->proc);
+	/* enforced: no such line, "enforced":true */
+	r = run(f, "rank");
+	assert_int_equal(r.rc, 0);
+	assert_prefix(r.out, "RANK  PID");
+	run_free(&r);
+	r = run(f, "rank", "--json");
+	assert_contains(r.out, "\"enforced\":true,\"not_enforced_reason\":null,\"error\":null}\n");
+	run_free(&r);
+	r = run(f, "explain", "211");
+	assert_prefix(r.out, "pid      211 (tr-hog)\n");
+	run_free(&r);
+	r = run(f, "explain", "211", "--json");
+	assert_contains(r.out, "\"enforced\":true,\"not_enforced_reason\":null,");
+	run_free(&r);
+
+	/* permissive: the classic victim dies */
+	put(f->dir, "mode", "permissive\n");
+	r = run(f, "rank");
+	assert_int_equal(r.rc, 0);
+	assert_prefix(r.out, "NOT ENFORCED: permissive mode: at an OOM the kernel kills the victim the rest "
+			     "of vm.oom_policy chooses (classic: the highest badness) and logs this ranking's first "
+			     "as would-kill; triagectl mode enforce enforces it\nRANK  PID");
+	run_free(&r);
+	r = run(f, "rank", "--json");
+	assert_contains(r.out, "\"enforced\":false,\"not_enforced_reason\":\"permissive mode: ");
+	run_free(&r);
+	r = run(f, "explain", "211");
+	assert_int_equal(r.rc, 0);
+	assert_prefix(r.out, "NOT ENFORCED: permissive mode: ");
+	assert_contains(r.out, "\npid      211 (tr-hog)\n");
+	run_free(&r);
+	r = run(f, "explain", "211", "--json");
+	assert_contains(r.out, "\"enforced\":false,\"not_enforced_reason\":\"permissive mode: ");
+	run_free(&r);
+
+	/* enforce, triage not in the chain */
+	put(f->dir, "mode", "enforce\n");
+	put(vm, "oom_policy", "classic\n");
+	r = run(f, "rank");
+	assert_prefix(r.out, "NOT ENFORCED: triage is not in vm.oom_policy (classic): ");
+	assert_contains(r.out, "; put it first: echo 'triage classic' > /proc/sys/vm/oom_policy\nRANK  PID");
+	run_free(&r);
+	r = run(f, "explain", "211", "--json");
+	assert_contains(r.out, "\"enforced\":false,\"not_enforced_reason\":\"triage is not in vm.oom_policy (classic): ");
+	run_free(&r);
+	/* explain --proc DIR reads the process there, the chain from the system's /proc */
+	snprintf(other, sizeof(other), "%s/proc2", f->dir);
+	assert_int_equal(mkdir(other, 0755), 0);
+	snprintf(vm, sizeof(vm), "%s/211", other);
+	assert_int_equal(mkdir(vm, 0755), 0);
+	put(vm, "comm", "tr-hog\n");
+	strcat(vm, "/attr");
+	assert_int_equal(mkdir(vm, 0755), 0);
+	put(vm, "current", "system_u:system_r:batch_t:s0");
+	r = run(f, "explain", "211", "--proc", other);
+	if (r.rc)
+		fail_msg("%s", r.err);
+	assert_prefix(r.out, "NOT ENFORCED: triage is not in vm.oom_policy (classic)");
+	assert_contains(r.out, "\npid      211 (tr-hog)\n");
+	run_free(&r);
+
+	/* no chain at all */
+	snprintf(vm, sizeof(vm), "%s/sys/vm/oom_policy", f->proc);
+	assert_int_equal(unlink(vm), 0);
+	r = run(f, "rank", "--json");
+	assert_contains(r.out, "\"enforced\":false,\"not_enforced_reason\":\"vm.oom_policy cannot be read (");
+	run_free(&r);
 }
 
 /* ------------------------------------------------------------------ log */
@@ -3154,6 +3240,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_utf8, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_shared_domains, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_explain_shared_label, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rank_explain_enforced, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("triagectl", tests, NULL, NULL);

@@ -182,6 +182,71 @@ static void tc_chain_warning(struct tc_ctx *ctx, const char *chain,
 			tc_esc(chain));
 }
 
+/*
+ * Is what rank and explain show what the next OOM does?  Not in
+ * permissive mode (the oom_select hook decides nothing, the chain kills
+ * its own victim, triage's is logged as would-kill), nor when triage is
+ * not in vm.oom_policy (or the kernel has no chain): 0 with the reason
+ * in @why.  1 when enforced, -1 when the mode cannot be read.  @proc is
+ * the system's /proc (vm.oom_policy).
+ */
+int tc_enforcement(const struct tc_ctx *ctx, const char *proc, char *why,
+		   size_t n)
+{
+	struct tc_ctx c = *ctx;
+	char mode[24], *m, *stats, *chain;
+	bool permissive, in_chain;
+	int e;
+
+	c.proc = proc;
+	*why = '\0';
+	m = tc_read_at(ctx, "mode", NULL);
+	if (m) {
+		snprintf(mode, sizeof(mode), "%s", m);
+		tc_chomp(mode);
+		free(m);
+	} else {
+		stats = tc_read_at(ctx, "stats", NULL);
+		if (!stats || !tc_stat(stats, "mode", mode, sizeof(mode)))
+			*mode = '\0';
+		free(stats);
+	}
+	chain = tc_oom_chain(&c);
+	e = errno;
+	permissive = !strcmp(mode, "permissive");
+	in_chain = chain && tc_chain_has_triage(chain);
+	if (!chain)
+		snprintf(why, n, "vm.oom_policy cannot be read (%s/sys/vm/oom_policy: %s): this kernel may have no OOM policy chain, and then triage decides nothing",
+			 tc_esc(proc), strerror(e));
+	else if (permissive)
+		snprintf(why, n, "permissive mode: at an OOM the kernel kills the victim the rest of vm.oom_policy chooses (classic: the highest badness) and logs this ranking's first as would-kill%s; triagectl mode enforce enforces it",
+			 in_chain ? "" : " (not even that: triage is not in vm.oom_policy)");
+	else if (!in_chain)
+		snprintf(why, n, "triage is not in vm.oom_policy (%s): the chain's policies choose the victim; the classic selection still takes the rules' protect, sacrifice and adjust, but not triage's fallback or group kills; put it first: echo 'triage %s' > /proc/sys/vm/oom_policy",
+			 tc_esc(chain), tc_esc(chain));
+	free(chain);
+	if (*why)
+		return 0;
+	return strcmp(mode, "enforce") ? -1 : 1;
+}
+
+/* the JSON keys of tc_enforcement(), a comma first */
+void tc_enforcement_json(FILE *f, int enforced, const char *why)
+{
+	fprintf(f, ",\"enforced\":%s,\"not_enforced_reason\":",
+		enforced > 0 ? "true" : enforced ? "null" : "false");
+	tc_json_str_or_null(f, enforced ? NULL : why);
+}
+
+/* the first line of rank's and explain's text, when not enforced */
+void tc_enforcement_line(FILE *f, int enforced, const char *why)
+{
+	if (!enforced)
+		fprintf(f, "NOT ENFORCED: %s\n", why);
+	else if (enforced < 0)
+		fputs("ENFORCED?: the mode cannot be read: this is what triage does when enforcing\n", f);
+}
+
 /* ", 2 pressure statements" (none: ""), for the one-line summaries */
 static const char *tc_pressure_count(const struct triage_policy *p)
 {

@@ -139,6 +139,7 @@ int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv)
 		"COMM", "LABEL",
 	};
 	const char *head[10], *use[10];
+	char nwhy[600];
 	struct triage_policy *pol;
 	const char ***rows;
 	struct tc_table t;
@@ -146,7 +147,7 @@ int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv)
 	unsigned int c, nc = 0;
 	bool help;
 	size_t r;
-	int n, e, rc;
+	int n, e, rc, enforced;
 
 	n = tc_parse_opts(ctx, "rank", argc, argv, NULL, pos, 0, &help);
 	if (n < 0)
@@ -157,6 +158,7 @@ int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return rc;
 	pol = tc_active_policy(ctx, &e);
+	enforced = tc_enforcement(ctx, ctx->proc, nwhy, sizeof(nwhy));
 	why = tc_xmalloc((t.nrows + 1) * sizeof(*why));
 	for (r = 0; r < t.nrows; r++)
 		why[r] = tc_why(pol, tc_table_get(&t, r, "rule"));
@@ -168,8 +170,10 @@ int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv)
 			tc_json_row(ctx->out, &t, r, tc_rank_keys, "why", why[r]);
 		}
 		fputc(']', ctx->out);
+		tc_enforcement_json(ctx->out, enforced, nwhy);
 		tc_json_end(ctx, TC_EXIT_OK, NULL);
 	} else {
+		tc_enforcement_line(ctx->out, enforced, nwhy);
 		for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
 			if (tc_table_col(&t, cols[c]) >= 0) {
 				use[nc] = cols[c];
@@ -349,9 +353,10 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 	const char *major;
 	struct tc_table t = { 0 };
 	const struct tc_shared *shared;
-	char change[1200], who[600], want[16], *ranking;
+	char change[1200], who[600], want[16], *ranking, nwhy[600];
 	bool help, have_rank = false;
-	int n, e, le, idx = -1, rc;
+	int n, e, le, idx = -1, rc, enforced;
+	const char *sysproc = ctx->proc;
 	struct stat st;
 	size_t r;
 	const char *procdir = NULL;
@@ -393,6 +398,8 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 	pol = tc_active_policy(ctx, &e);
 	if (!pol && e && e != EINVAL)
 		return tc_sfs_fail(ctx, "policy", e, false);
+	/* vm.oom_policy is the system's, whatever --proc names */
+	enforced = tc_enforcement(ctx, sysproc, nwhy, sizeof(nwhy));
 	lsms = tc_lsm_list(ctx);
 	major = tc_major_lsm(lsms);
 	label = tc_task_label(ctx, want, major, &le);
@@ -541,6 +548,7 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 		fputs(",\"change\":", f);
 		tc_json_str(f, change);
 		fprintf(f, ",\"shared_label\":%s", shared ? "true" : "false");
+		tc_enforcement_json(f, enforced, nwhy);
 		fputs(",\"cgroup\":", f);
 		tc_json_str_or_null(f, cgroup);
 		/* the statements whose early action may take it */
@@ -561,6 +569,7 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 	} else {
 		FILE *f = ctx->out;
 
+		tc_enforcement_line(f, enforced, nwhy);
 		fprintf(f, "pid      %ld (%s)\n", pid, comm ? tc_esc(comm) : "?");
 		fprintf(f, "label    %s\n", *label ? tc_esc(label) : "(none)");
 		if (!pol)

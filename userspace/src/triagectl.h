@@ -281,6 +281,17 @@ void tc_json_value(FILE *f, const char *s);
 /* vm.oom_policy, or NULL with errno */
 char *tc_oom_chain(const struct tc_ctx *ctx);
 bool tc_chain_has_triage(const char *chain);
+/*
+ * Does the next OOM do what the ranking says?  1 enforced, 0 not (why in
+ * @why: permissive mode, triage not in vm.oom_policy, no chain), -1 mode
+ * unknown.  @proc: the system's /proc.  The JSON keys ("enforced",
+ * "not_enforced_reason", a comma first) and the text line before the
+ * output (none when enforced).
+ */
+int tc_enforcement(const struct tc_ctx *ctx, const char *proc, char *why,
+		   size_t n);
+void tc_enforcement_json(FILE *f, int enforced, const char *why);
+void tc_enforcement_line(FILE *f, int enforced, const char *why);
 /* seconds since the epoch as 2025-12-03T08:00:00Z */
 void tc_time_text(long long sec, char *buf, size_t n);
 
