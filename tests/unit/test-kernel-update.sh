@@ -87,9 +87,9 @@ linux-source-6.12:
   Candidate: $1
   Version table:
      $1 500
-        500 http://deb.debian.org/debian-security bookworm-security/main amd64 Packages
+        500 http://mirror.example.org/debian-security bookworm-security/main amd64 Packages
  *** 6.12.117-1~deb12u1 500
-        500 http://deb.debian.org/debian-security bookworm-security/main amd64 Packages
+        500 http://mirror.example.org/debian-security bookworm-security/main amd64 Packages
         100 /var/lib/dpkg/status
 EOF
 }
