@@ -47,6 +47,7 @@ struct fake {
 	char sys[96];		/* a fake /sys */
 	char boot[96];		/* a fake /boot */
 	char file[96];		/* a scratch policy file */
+	char dpkg[96];		/* a fake /var/lib/dpkg/status (none at first) */
 };
 
 struct run {
@@ -226,6 +227,7 @@ static int setup(void **state)
 	    "CONFIG_SECURITY_TRIAGE=y\nCONFIG_OOM_POLICY_CHAIN=y\n");
 	put(f->boot, "vmlinuz-6.12.41-triage", "");
 	snprintf(f->file, sizeof(f->file), "%s/in.policy", f->dir);
+	snprintf(f->dpkg, sizeof(f->dpkg), "%s/dpkg-status", f->dir);
 	snprintf(path, sizeof(path), "%s/211", f->proc);
 	assert_int_equal(mkdir(path, 0755), 0);
 	snprintf(path, sizeof(path), "%s/198", f->proc);
@@ -284,6 +286,7 @@ static struct run run_with(struct fake *f,
 	ctx.proc = f ? f->proc : "/nonexistent";
 	ctx.sys = f ? f->sys : "/nonexistent";
 	ctx.boot = f ? f->boot : NULL;
+	ctx.dpkg_status = f ? f->dpkg : NULL;
 	ctx.open_file = fake_open;
 	ctx.write_policy = wr ? wr : write;
 	ctx.follow_ms = 1;
@@ -786,7 +789,9 @@ static void test_status(void **state)
 	assert_contains(r.out, "{\"schema_version\":1,\"command\":\"status\","
 			"\"enabled\":true,\"running_kernel\":\"6.12.41-triage\",\"running_kernel_triage\":true,"
 			"\"triage_kernels\":[\"6.12.41-triage\"],\"newer_triage_kernel\":null,"
+			"\"debian_kernel\":null,\"debian_kernel_version\":null,\"debian_kernel_newer\":null,"
 			"\"lsm\":\"capability,selinux,triage\",\"major_lsm\":\"selinux\","
+			"\"smack\":{\"active\":false,\"built\":false,\"rules\":[]},"
 			"\"oom_policy\":\"triage classic\",\"triage_in_chain\":true,\"mode\":\"enforce\","
 			"\"oom_select_hook\":null,\"policy_loaded\":true,\"policy_hash\":\"9f1c0e1d2a3b4c5d\",\"policy_generation\":3,"
 			"\"policy_load_time\":1764748800,\"policy_rules\":3,\"load_error\":null,"
@@ -2282,8 +2287,10 @@ static void test_status_no_triage(void **state)
 	assert_contains(r.out, "{\"schema_version\":1,\"command\":\"status\",\"enabled\":false,"
 			"\"running_kernel\":\"6.12.43+deb13-amd64\",\"running_kernel_triage\":false,"
 			"\"triage_kernels\":[\"6.12.41-triage\",\"6.12.9-triage\"],\"newer_triage_kernel\":null,"
+			"\"debian_kernel\":\"6.12.43+deb13-amd64\",\"debian_kernel_version\":\"6.12.43\","
+			"\"debian_kernel_newer\":null,"
 			"\"lsm\":\"lockdown,capability,landlock,yama,apparmor,tomoyo,bpf,ipe\",\"major_lsm\":\"apparmor\","
-			"\"oom_policy\":\"triage classic\",\"triage_in_chain\":false,\"mode\":null,");
+			"\"smack\":null,\"oom_policy\":\"triage classic\",\"triage_in_chain\":false,\"mode\":null,");
 	assert_contains(r.out, "\"counters\":null,\"rule_hits\":null,\"inert_rules\":null,\"pressure\":null,"
 			"\"error\":{\"exit\":3,\"kind\":\"unavailable\",\"message\":\"the triage LSM is not active "
 			"in this kernel (active LSMs: ");
@@ -2332,6 +2339,163 @@ static void test_status_no_triage(void **state)
 	assert_contains(r.out, "\"running_kernel\":\"6.12.9-triage\",\"running_kernel_triage\":true,"
 			"\"triage_kernels\":[\"6.12.41-triage\",\"6.12.9-triage\"],"
 			"\"newer_triage_kernel\":\"6.12.41-triage\",");
+	run_free(&r);
+}
+
+/*
+ * status: a Debian kernel installed that is newer than the running triage
+ * kernel's base (its Debian fixes are not in the running kernel), from
+ * /boot's vmlinuz-*-amd64 and from dpkg's linux-image packages.
+ */
+static void test_status_debian_kernel_newer(void **state)
+{
+	struct fake *f = *state;
+	char path[160];
+	struct run r;
+
+	/* running 6.12.41-triage; Debian's 6.12.38 is older: a line, no warning */
+	snprintf(path, sizeof(path), "%s/sys/kernel", f->proc);
+	put(f->boot, "vmlinuz-6.12.38+deb13-amd64", "");
+	put(f->boot, "config-6.12.38+deb13-amd64", "# CONFIG_SECURITY_TRIAGE is not set\n");
+	r = run(f, "status");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "\nDebian's kernel        6.12.38+deb13-amd64 (6.12.38): not newer than 6.12.41, the running triage kernel's base\n");
+	assert_not_contains(r.err, "Debian's kernel");
+	run_free(&r);
+	r = run(f, "status", "--json");
+	assert_contains(r.out, "\"debian_kernel\":\"6.12.38+deb13-amd64\",\"debian_kernel_version\":\"6.12.38\","
+			"\"debian_kernel_newer\":false,");
+	run_free(&r);
+
+	/* trixie-security's 6.12.43 installed: newer */
+	put(f->boot, "vmlinuz-6.12.43+deb13-amd64", "");
+	r = run(f, "status");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "\nDebian's kernel        6.12.43+deb13-amd64 (6.12.43): newer than 6.12.41, the running triage kernel's base\n");
+	assert_contains(r.err, "triagectl: warning: Debian's kernel 6.12.43+deb13-amd64 (6.12.43) is newer than 6.12.41, "
+			"the base of the running triage kernel 6.12.41-triage: Debian's fixes since are not in the running kernel; "
+			"rebuild the triage kernel from Debian's newer source (triage-kernel-update on the build machine, "
+			"or make kernel-deb), install it and reboot\n");
+	run_free(&r);
+	r = run(f, "status", "--json");
+	assert_contains(r.out, "\"debian_kernel\":\"6.12.43+deb13-amd64\",\"debian_kernel_version\":\"6.12.43\","
+			"\"debian_kernel_newer\":true,");
+	run_free(&r);
+	r = run(f, "-q", "status");
+	assert_string_equal(r.err, "");
+	run_free(&r);
+
+	/*
+	 * Debian 12's ABI names do not say the version (6.1.0-18-amd64 is
+	 * 6.1.76): dpkg's does; a newer triage kernel's own package is not
+	 * Debian's
+	 */
+	snprintf(path, sizeof(path), "%s/vmlinuz-6.12.43+deb13-amd64", f->boot);
+	assert_int_equal(unlink(path), 0);
+	{
+		FILE *fp = fopen(f->dpkg, "w");
+
+		assert_non_null(fp);
+		fputs("Package: linux-image-6.12.38+deb13-amd64\nStatus: install ok installed\n"
+		      "Architecture: amd64\nVersion: 6.12.38-1\n\n"
+		      "Package: linux-image-6.12.48+deb13-amd64\nStatus: deinstall ok config-files\n"
+		      "Version: 6.12.48-1\n\n"
+		      "Package: linux-image-6.12.44-triage\nStatus: install ok installed\n"
+		      "Version: 6.12.44-1+triage.g1234567\n\n"
+		      "Package: linux-image-6.12.42+bpo-amd64\nStatus: install ok installed\n"
+		      "Version: 6.12.42-1~bpo12+1\n\n"
+		      "Package: linux-image-6.1.0-18-amd64\nStatus: install ok installed\n"
+		      "Version: 6.1.76-1\n", fp);
+		assert_int_equal(fclose(fp), 0);
+	}
+	r = run(f, "status");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "\nDebian's kernel        linux-image-6.12.42+bpo-amd64 6.12.42-1~bpo12+1 (6.12.42): newer than 6.12.41");
+	assert_contains(r.err, "warning: Debian's kernel linux-image-6.12.42+bpo-amd64 6.12.42-1~bpo12+1 (6.12.42) is newer than 6.12.41");
+	run_free(&r);
+
+	/* none installed: no line, null */
+	assert_int_equal(unlink(f->dpkg), 0);
+	snprintf(path, sizeof(path), "%s/vmlinuz-6.12.38+deb13-amd64", f->boot);
+	assert_int_equal(unlink(path), 0);
+	r = run(f, "status", "--json");
+	assert_contains(r.out, "\"debian_kernel\":null,\"debian_kernel_version\":null,\"debian_kernel_newer\":null,");
+	run_free(&r);
+	r = run(f, "status");
+	assert_not_contains(r.out, "Debian's kernel");
+	run_free(&r);
+}
+
+/*
+ * status: a policy with rules for Smack labels on a kernel without Smack
+ * (Debian's kernels do not build it) says that a Smack site needs a
+ * kernel of its own configuration.
+ */
+static void test_status_smack(void **state)
+{
+	struct fake *f = *state;
+	char path[160];
+	struct run r;
+
+	/* Debian's own configuration, AppArmor the major LSM */
+	put(f->dir, "lsm", "lockdown,capability,landlock,yama,apparmor,tomoyo,bpf,ipe,triage");
+	put(f->dir, "policy", "protect label=/usr/sbin/chronyd\nprotect label=triage-pressured\n"
+	    "protect label=Database\nsacrifice label=Batch*\nadjust -5 label=*\n");
+	snprintf(path, sizeof(path), "%s/apparmor", f->dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	put(path, "profiles", "/usr/sbin/chronyd (enforce)\ntriage-pressured (enforce)\n");
+	r = run(f, "status");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "\nSmack                  not in the running kernel (not built in); rules 3, 4 name labels no active LSM gives\n");
+	assert_contains(r.err, "triagectl: warning: rules 3, 4 (protect label=Database, sacrifice label=Batch*) name labels "
+			"that no active LSM gives (no loaded AppArmor profile has them): if they are Smack labels, this kernel "
+			"has no Smack (Debian's kernels do not build it) and a Smack site needs a kernel of its own configuration: "
+			"CONFIG_SECURITY_SMACK=y and smack in CONFIG_LSM in place of apparmor (kernel/configs/debian.config "
+			"before make kernel-deb)\n");
+	run_free(&r);
+	r = run(f, "status", "--json");
+	assert_contains(r.out, "\"smack\":{\"active\":false,\"built\":false,\"rules\":[3,4]}");
+	run_free(&r);
+
+	/* built in but not enabled: lsm= */
+	put(f->boot, "config-6.12.41-triage", "CONFIG_SECURITY_TRIAGE=y\nCONFIG_SECURITY_SMACK=y\n");
+	r = run(f, "status");
+	assert_contains(r.out, "\nSmack                  not in the running kernel (built in, not enabled); rules 3, 4");
+	assert_contains(r.err, "if they are Smack labels, this kernel has Smack built in but not enabled: "
+			"name it in lsm= in place of apparmor (one of SELinux, Smack and AppArmor is active)\n");
+	run_free(&r);
+
+	/* every label rule names a loaded profile: nothing said */
+	put(f->dir, "policy", "protect label=/usr/sbin/chronyd\nprotect label=triage-*\n");
+	r = run(f, "status");
+	assert_not_contains(r.out, "Smack");
+	assert_not_contains(r.err, "Smack");
+	run_free(&r);
+	r = run(f, "status", "--json");
+	assert_contains(r.out, "\"smack\":{\"active\":false,\"built\":true,\"rules\":[]}");
+	run_free(&r);
+
+	/* a Smack kernel: its labels are the ones the rules name */
+	put(f->dir, "lsm", "capability,smack,triage");
+	put(f->dir, "policy", "protect label=Database\n");
+	r = run(f, "status");
+	assert_not_contains(r.out, "Smack  ");
+	assert_not_contains(r.err, "Smack");
+	run_free(&r);
+	r = run(f, "status", "--json");
+	assert_contains(r.out, "\"smack\":{\"active\":true,");
+	run_free(&r);
+
+	/* SELinux: a label= rule without a context names no SELinux label */
+	put(f->dir, "lsm", "capability,selinux,triage");
+	put(f->dir, "policy", "protect label=Database\nprotect label=*:sshd_t:*\nprotect type=web_t\n");
+	put(f->boot, "config-6.12.41-triage", "CONFIG_SECURITY_TRIAGE=y\n");
+	r = run(f, "status");
+	assert_contains(r.out, "\nSmack                  not in the running kernel (not built in); rule 1 names labels no active LSM gives\n");
+	assert_contains(r.err, "warning: rule 1 (protect label=Database) names labels that no active LSM gives (no SELinux context "
+			"has them): if they are Smack labels, this kernel has no Smack (Debian's kernels do not build it) and "
+			"a Smack site needs a kernel of its own configuration: CONFIG_SECURITY_SMACK=y and smack in CONFIG_LSM "
+			"in place of selinux (kernel/configs/debian.config before make kernel-deb)\n");
 	run_free(&r);
 }
 
@@ -3241,6 +3405,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_check_shared_domains, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_explain_shared_label, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rank_explain_enforced, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status_debian_kernel_newer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status_smack, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("triagectl", tests, NULL, NULL);

@@ -1084,26 +1084,147 @@ struct tc_kernels {
 	char **triage;
 	size_t n;
 	const char *newer;	/* the newest, when newer than a running triage kernel */
+	/*
+	 * Debian's newest kernel installed (/boot's vmlinuz-*-amd64 and the
+	 * like, dpkg's linux-image packages), its upstream version, and
+	 * whether that is newer than the running triage kernel's (1, 0; -1
+	 * not known or not a triage kernel)
+	 */
+	char *debian;
+	char debian_version[32];
+	int debian_newer;
 };
 
-/* 1: /boot/config-@release has CONFIG_SECURITY_TRIAGE=y, 0: not, -1: no config */
-static int tc_config_has_triage(const char *boot, const char *release)
+/*
+ * The upstream version a kernel release or a Debian package version
+ * starts with ("6.12.43" of "6.12.43+deb13-amd64", of "6.12.43-1" and of
+ * "1:6.12.43-1"); false when it does not start with one.
+ */
+static bool tc_upstream_version(const char *s, char *buf, size_t n)
 {
-	char name[300], *path, *text;
+	size_t d = strspn(s, "0123456789"), l;
+
+	if (d && s[d] == ':')
+		s += d + 1;		/* an epoch */
+	l = strspn(s, "0123456789.");
+	while (l && s[l - 1] == '.')
+		l--;
+	if (!l || l >= n || !memchr(s, '.', l) || *s == '.')
+		return false;
+	memcpy(buf, s, l);
+	buf[l] = '\0';
+	return true;
+}
+
+/* Debian's kernel flavours: the release of a Debian kernel ends in one */
+static bool tc_debian_flavour(const char *release)
+{
+	static const char *const flavours[] = {
+		"-amd64", "-arm64", "-686", "-686-pae", "-armmp", "-armmp-lpae",
+		"-powerpc64le", "-s390x", "-riscv64", "-loong64", NULL,
+	};
+	size_t l = strlen(release), i;
+
+	for (i = 0; flavours[i]; i++) {
+		size_t f = strlen(flavours[i]);
+
+		if (l > f && !strcmp(release + l - f, flavours[i]))
+			return true;
+	}
+	return false;
+}
+
+/* Take @name (@version) as Debian's newest kernel when it is newer. */
+static void tc_debian_candidate(struct tc_kernels *k, const char *name,
+				const char *version)
+{
+	char v[32];
+
+	if (!tc_upstream_version(version, v, sizeof(v)))
+		return;
+	if (k->debian && strverscmp(v, k->debian_version) <= 0)
+		return;
+	free(k->debian);
+	k->debian = tc_strdup(name);
+	snprintf(k->debian_version, sizeof(k->debian_version), "%s", v);
+}
+
+/*
+ * dpkg's installed linux-image packages (not triage's own, not debug
+ * symbols): "linux-image-6.1.0-18-amd64 6.1.76-1", whose ABI name does
+ * not say the version.
+ */
+static void tc_debian_packages(const struct tc_ctx *ctx, struct tc_kernels *k)
+{
+	char *text, *para, *next;
+
+	if (!ctx->dpkg_status)
+		return;
+	text = tc_read_file(ctx->dpkg_status, 256 << 20, NULL);
+	for (para = text; para && *para; para = next) {
+		char pkg[200] = "", status[100] = "", version[100] = "";
+		char *line, *end;
+
+		next = strstr(para, "\n\n");
+		if (next) {
+			*next = '\0';
+			next += 2;
+		}
+		for (line = para; line && *line; line = end) {
+			end = strchr(line, '\n');
+			if (end)
+				*end++ = '\0';
+			if (!strncmp(line, "Package: ", 9))
+				snprintf(pkg, sizeof(pkg), "%s", line + 9);
+			else if (!strncmp(line, "Status: ", 8))
+				snprintf(status, sizeof(status), "%s", line + 8);
+			else if (!strncmp(line, "Version: ", 9))
+				snprintf(version, sizeof(version), "%s", line + 9);
+		}
+		if (strncmp(pkg, "linux-image-", 12) || strstr(pkg, "triage") ||
+		    strstr(version, "triage") || strstr(pkg, "-dbg") ||
+		    strlen(status) < 10 ||
+		    strcmp(status + strlen(status) - 10, " installed")) {
+			continue;
+		}
+		{
+			char name[310];
+
+			snprintf(name, sizeof(name), "%s %s", pkg, version);
+			tc_debian_candidate(k, name, version);
+		}
+	}
+	free(text);
+}
+
+/* 1: /boot/config-@release has @option=y, 0: not, -1: no config (or no /boot) */
+static int tc_config_has(const char *boot, const char *release,
+			 const char *option)
+{
+	char name[300], want[64], *path, *text;
 	const char *p;
+	size_t n;
 	int r = 0;
 
+	if (!boot || !release)
+		return -1;
 	snprintf(name, sizeof(name), "config-%s", release);
+	n = (size_t)snprintf(want, sizeof(want), "%s=y", option);
 	path = tc_path(boot, name);
 	text = tc_read_file(path, 4 << 20, NULL);
 	free(path);
 	if (!text)
 		return -1;
-	for (p = text; (p = strstr(p, "CONFIG_SECURITY_TRIAGE=y")); p++)
-		if ((p == text || p[-1] == '\n') && (p[24] == '\n' || !p[24]))
+	for (p = text; (p = strstr(p, want)); p++)
+		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
 			r = 1;
 	free(text);
 	return r;
+}
+
+static int tc_config_has_triage(const char *boot, const char *release)
+{
+	return tc_config_has(boot, release, "CONFIG_SECURITY_TRIAGE");
 }
 
 static int tc_vercmp(const void *a, const void *b)
@@ -1140,6 +1261,12 @@ static void tc_kernels_get(const struct tc_ctx *ctx, struct tc_kernels *k)
 		struct stat st;
 		bool image;
 
+		/* Debian's own kernels: vmlinuz-6.12.43+deb13-amd64 */
+		if (!strncmp(de->d_name, "vmlinuz-", 8) &&
+		    tc_debian_flavour(de->d_name + 8) &&
+		    !strstr(de->d_name, "triage") &&
+		    tc_config_has_triage(ctx->boot, de->d_name + 8) != 1)
+			tc_debian_candidate(k, de->d_name + 8, de->d_name + 8);
 		if (strncmp(de->d_name, "config-", 7) || !*r ||
 		    tc_config_has_triage(ctx->boot, r) != 1)
 			continue;
@@ -1164,6 +1291,22 @@ static void tc_kernels_get(const struct tc_ctx *ctx, struct tc_kernels *k)
 	if (k->n && k->running && k->running_triage == 1 &&
 	    strverscmp(k->triage[k->n - 1], k->running) > 0)
 		k->newer = k->triage[k->n - 1];
+	tc_debian_packages(ctx, k);
+}
+
+/*
+ * Is Debian's newest kernel newer than the base of the running kernel,
+ * a triage kernel (@triage: known to be one)?  Sets k->debian_newer.
+ */
+static void tc_kernels_debian_newer(struct tc_kernels *k, bool triage,
+				    char *base, size_t n)
+{
+	k->debian_newer = -1;
+	*base = '\0';
+	if (!k->debian || !k->running || !(triage || k->running_triage == 1) ||
+	    !tc_upstream_version(k->running, base, n))
+		return;
+	k->debian_newer = strverscmp(k->debian_version, base) > 0;
 }
 
 static void tc_kernels_free(struct tc_kernels *k)
@@ -1174,6 +1317,7 @@ static void tc_kernels_free(struct tc_kernels *k)
 		free(k->triage[i]);
 	free(k->triage);
 	free(k->running);
+	free(k->debian);
 }
 
 /* the status keys of the kernels, a comma first */
@@ -1191,6 +1335,12 @@ static void tc_kernels_json(FILE *f, const struct tc_kernels *k)
 	}
 	fputs("],\"newer_triage_kernel\":", f);
 	tc_json_str_or_null(f, k->newer);
+	fputs(",\"debian_kernel\":", f);
+	tc_json_str_or_null(f, k->debian);
+	fputs(",\"debian_kernel_version\":", f);
+	tc_json_str_or_null(f, k->debian ? k->debian_version : NULL);
+	fprintf(f, ",\"debian_kernel_newer\":%s",
+		k->debian_newer < 0 ? "null" : k->debian_newer ? "true" : "false");
 }
 
 static bool tc_lsm_named(const char *lsms, const char *name)
@@ -1205,6 +1355,168 @@ static bool tc_lsm_named(const char *lsms, const char *name)
 }
 
 /*
+ * Smack and the policy: is Smack active, built into the running kernel
+ * (1, 0, -1 unknown), and which label= rules name labels that no active
+ * LSM gives, so that they can only be meant for Smack.  Debian's kernels
+ * do not build Smack: a site whose policy names Smack labels on such a
+ * kernel has a policy that decides nothing.
+ */
+struct tc_smack {
+	bool active;
+	int built;
+	unsigned int *rules;	/* 1-based */
+	size_t n;
+};
+
+/* a glob that matches everything: only '*' */
+static bool tc_glob_any(const char *g)
+{
+	while (*g == '*')
+		g++;
+	return !*g;
+}
+
+/* the names of AppArmor's loaded profiles ("name (mode)" lines), or NULL */
+static char **tc_apparmor_profiles(const struct tc_ctx *ctx, size_t *n)
+{
+	char *dir = tc_secfs(ctx), *path = tc_path(dir, "apparmor/profiles");
+	char *text = tc_read_file(path, 16 << 20, NULL), *line, *save = NULL;
+	char **v = NULL;
+	size_t cap = 0;
+
+	free(dir);
+	free(path);
+	*n = 0;
+	if (!text)
+		return NULL;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *mode = strrchr(line, '(');
+
+		if (mode && mode > line && mode[-1] == ' ')
+			mode[-1] = '\0';
+		if (*n + 1 >= cap) {
+			cap = cap ? 2 * cap : 32;
+			v = realloc(v, cap * sizeof(*v));
+			if (!v)
+				abort();
+		}
+		v[(*n)++] = tc_strdup(line);
+	}
+	free(text);
+	if (!v)
+		v = tc_xmalloc(sizeof(*v));
+	return v;
+}
+
+static void tc_smack_get(struct tc_ctx *ctx, const struct triage_policy *p,
+			 const char *lsms, const char *release,
+			 struct tc_smack *sm)
+{
+	const char *major = tc_major_lsm(lsms);
+	char **prof = NULL, *ranking;
+	struct tc_table t = { 0 };
+	bool have_rank = false;
+	size_t nprof = 0, i, r;
+	unsigned int k;
+	int f;
+
+	memset(sm, 0, sizeof(*sm));
+	sm->active = tc_lsm_named(lsms, "smack");
+	sm->built = sm->active ? 1 : tc_config_has(ctx->boot, release,
+						   "CONFIG_SECURITY_SMACK");
+	if (sm->active || !p || !p->nr_rules)
+		return;
+	if (major && !strcmp(major, "apparmor"))
+		prof = tc_apparmor_profiles(ctx, &nprof);
+	/* the labels of the running candidates are labels some LSM gives */
+	ranking = tc_read_at(ctx, "ranking", NULL);
+	if (ranking)
+		have_rank = !tc_table_parse(ranking, &t);	/* t owns it */
+	sm->rules = tc_xmalloc(p->nr_rules * sizeof(*sm->rules));
+	for (k = 0; k < p->nr_rules; k++) {
+		const struct triage_rule *rule = &p->rules[k];
+		const char *g = rule->match[TRIAGE_FIELD_LABEL];
+		bool known = false;
+
+		for (f = 0; f < TRIAGE_FIELD_LABEL; f++)
+			if (rule->match[f])
+				break;
+		/*
+		 * Not a Smack label: an SELinux matcher or context, an
+		 * AppArmor path, a catch-all.  On SELinux a glob with a '*'
+		 * may match a context.
+		 */
+		if (f < TRIAGE_FIELD_LABEL || !g || tc_glob_any(g) ||
+		    strchr(g, ':') || *g == '/' ||
+		    (major && !strcmp(major, "selinux") && strchr(g, '*')))
+			continue;
+		if (major && !strcmp(major, "apparmor"))
+			known = triage_rule_match(rule, "unconfined");
+		for (i = 0; !known && i < nprof; i++)
+			known = triage_rule_match(rule, prof[i]);
+		for (r = 0; !known && have_rank && r < t.nrows; r++)
+			known = triage_rule_match(rule, tc_table_get(&t, r, "label"));
+		if (!known)
+			sm->rules[sm->n++] = k + 1;
+	}
+	tc_table_free(&t);	/* and the text it was parsed from */
+	for (i = 0; i < nprof; i++)
+		free(prof[i]);
+	free(prof);
+}
+
+/* "rules 3, 4" */
+static void tc_smack_rule_list(const struct tc_smack *sm, char *buf, size_t n)
+{
+	size_t i, o;
+
+	o = (size_t)snprintf(buf, n, "rule%s ", sm->n == 1 ? "" : "s");
+	for (i = 0; i < sm->n && o < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%u", i ? ", " : "",
+				      sm->rules[i]);
+}
+
+/* the warning: what those rules need */
+static void tc_smack_warning(struct tc_ctx *ctx, const struct tc_smack *sm,
+			     const struct triage_policy *p, const char *lsms)
+{
+	const char *major = tc_major_lsm(lsms);
+	char list[200], texts[600], place[40];
+	size_t i, o = 0;
+
+	if (sm->active || !sm->n || ctx->verbosity < 0)
+		return;
+	tc_smack_rule_list(sm, list, sizeof(list));
+	texts[0] = '\0';
+	for (i = 0; i < sm->n && i < 5 && o < sizeof(texts); i++) {
+		char *t = tc_rule_text(p, sm->rules[i] - 1);
+
+		o += (size_t)snprintf(texts + o, sizeof(texts) - o, "%s%s",
+				      i ? ", " : "", t);
+		free(t);
+	}
+	if (sm->n > 5 && o < sizeof(texts))
+		snprintf(texts + o, sizeof(texts) - o, ", ...");
+	snprintf(place, sizeof(place), "%s%s", major ? " in place of " : "",
+		 major ? major : "");
+	fprintf(ctx->err,
+		"triagectl: warning: %s (%s) name%s labels that no active LSM gives (%s): if they are Smack labels, ",
+		list, tc_esc(texts), sm->n == 1 ? "s" : "",
+		!major ? "no major LSM labels a task" :
+		!strcmp(major, "apparmor") ? "no loaded AppArmor profile has them" :
+		"no SELinux context has them");
+	if (sm->built == 1)
+		fprintf(ctx->err,
+			"this kernel has Smack built in but not enabled: name it in lsm=%s (one of SELinux, Smack and AppArmor is active)\n",
+			place);
+	else
+		fprintf(ctx->err,
+			"this kernel has no Smack (Debian's kernels do not build it) and a Smack site needs a kernel of its own configuration: CONFIG_SECURITY_SMACK=y and smack in CONFIG_LSM%s (kernel/configs/debian.config before make kernel-deb)\n",
+			place);
+}
+
+/*
  * status when the running kernel has no triage (the LSM list readable,
  * triage not in it): what runs, which triage kernels are installed, and
  * what to do; exit 3.  Keys of the JSON object as when it is enabled,
@@ -1212,13 +1524,14 @@ static bool tc_lsm_named(const char *lsms, const char *name)
  */
 static int tc_status_no_triage(struct tc_ctx *ctx, const char *lsms)
 {
-	char advice[700], msg[1024], rel[300];
+	char advice[700], msg[1024], rel[300], base[32];
 	const char *major = tc_major_lsm(lsms);
 	struct tc_kernels k;
 	char *chain, *cmdline, *path;
 	size_t i;
 
 	tc_kernels_get(ctx, &k);
+	tc_kernels_debian_newer(&k, false, base, sizeof(base));
 	chain = tc_oom_chain(ctx);
 	snprintf(rel, sizeof(rel), "the running kernel%s%s", k.running ? " " : "",
 		 k.running ? tc_esc(k.running) : "");
@@ -1259,7 +1572,7 @@ static int tc_status_no_triage(struct tc_ctx *ctx, const char *lsms)
 		tc_json_str(f, lsms);
 		fputs(",\"major_lsm\":", f);
 		tc_json_str_or_null(f, major);
-		fputs(",\"oom_policy\":", f);
+		fputs(",\"smack\":null,\"oom_policy\":", f);
 		tc_json_str_or_null(f, chain);
 		fputs(",\"triage_in_chain\":false,\"mode\":null,\"oom_select_hook\":null,"
 		      "\"policy_loaded\":null,\"policy_hash\":null,\"policy_generation\":null,"
@@ -1296,6 +1609,8 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	const char *major;
 	bool help, loaded, in_chain;
 	struct tc_kernels kern;
+	struct tc_smack smack;
+	char base[32];
 	size_t i, ninert;
 	long long ltime = 0;
 	int n, e, chain_errno, lerr_errno, rc;
@@ -1347,6 +1662,8 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	tc_time_text(ltime, when, sizeof(when));
 	tc_age(ltime, age, sizeof(age));
 	ninert = tc_inert_rules(ctx, pol, &inert);
+	tc_kernels_debian_newer(&kern, true, base, sizeof(base));
+	tc_smack_get(ctx, pol, lsms, kern.running, &smack);
 	/* as aa-status: not 0 when the policy cannot do all it says */
 	rc = !loaded ? TC_EXIT_NOPOLICY : !in_chain ? TC_EXIT_NOCHAIN : TC_EXIT_OK;
 
@@ -1361,6 +1678,17 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 		tc_json_str_or_null(f, lsms);
 		fputs(",\"major_lsm\":", f);
 		tc_json_str_or_null(f, major);
+		fprintf(f, ",\"smack\":{\"active\":%s,\"built\":%s,\"rules\":",
+			smack.active ? "true" : "false",
+			smack.built < 0 ? "null" : smack.built ? "true" : "false");
+		if (pol || !loaded) {
+			fputc('[', f);
+			for (i = 0; i < smack.n; i++)
+				fprintf(f, "%s%u", i ? "," : "", smack.rules[i]);
+			fputs("]}", f);
+		} else {
+			fputs("null}", f);
+		}
 		fputs(",\"oom_policy\":", f);
 		tc_json_str_or_null(f, chain);
 		fprintf(f, ",\"triage_in_chain\":%s,\"mode\":",
@@ -1442,8 +1770,21 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 			fprintf(f, "%-22s %s%s%s%s\n", "kernel", tc_esc(kern.running),
 				kern.newer ? " (" : "", kern.newer ? tc_esc(kern.newer) : "",
 				kern.newer ? " is installed: reboot to run it)" : "");
+		if (kern.debian && kern.debian_newer >= 0)
+			fprintf(f, "%-22s %s (%s): %s than %s, the running triage kernel's base\n",
+				"Debian's kernel", tc_esc(kern.debian), kern.debian_version,
+				kern.debian_newer ? "newer" : "not newer", base);
 		fprintf(f, "%-22s %s", "LSM stack", lsms ? tc_esc(lsms) : "unknown");
 		fprintf(f, " (major: %s)\n", major ? major : "none: every task is unlabelled");
+		if (!smack.active && smack.n) {
+			char list[200];
+
+			tc_smack_rule_list(&smack, list, sizeof(list));
+			fprintf(f, "%-22s not in the running kernel (%s); %s name%s labels no active LSM gives\n",
+				"Smack", smack.built == 1 ? "built in, not enabled" :
+				smack.built == 0 ? "not built in" : "no kernel config to tell if built in",
+				list, smack.n == 1 ? "s" : "");
+		}
 		if (chain)
 			fprintf(f, "%-22s %s%s\n", "OOM chain", tc_esc(chain),
 				in_chain ? "" : "  (triage not in it: its OOM policy is not asked)");
@@ -1523,6 +1864,12 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	}
 	errno = chain_errno;
 	tc_chain_warning(ctx, chain, mode);
+	if (kern.debian_newer == 1 && ctx->verbosity >= 0)
+		fprintf(ctx->err,
+			"triagectl: warning: Debian's kernel %s (%s) is newer than %s, the base of the running triage kernel %s: Debian's fixes since are not in the running kernel; rebuild the triage kernel from Debian's newer source (triage-kernel-update on the build machine, or make kernel-deb), install it and reboot\n",
+			tc_esc(kern.debian), kern.debian_version, base,
+			tc_esc(kern.running));
+	tc_smack_warning(ctx, &smack, pol, lsms);
 	if (pol && pol->nr_pressure && !tc_have_psi(ctx->proc) &&
 	    ctx->verbosity >= 0)
 		fputs("triagectl: warning: " TC_NO_PSI "\n", ctx->err);
@@ -1549,6 +1896,7 @@ int tc_cmd_status(struct tc_ctx *ctx, int argc, char **argv)
 	free(chain);
 	free(lsms);
 	tc_kernels_free(&kern);
+	free(smack.rules);
 	triage_policy_free(pol);
 	free(stats);
 	return rc;

@@ -61,6 +61,11 @@ struct tc_ctx {
 	 * CONFIG_SECURITY_TRIAGE=y); NULL: none looked for
 	 */
 	const char *boot;
+	/*
+	 * dpkg's status file (/var/lib/dpkg/status): status names the newest
+	 * Debian kernel package installed; NULL: not looked at
+	 */
+	const char *dpkg_status;
 	bool json;
 	int verbosity;		/* -q: -1, default 0, -v: 1 */
 	/* every open() of an interface file; tests replace it to fake EPERM */
