@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Unit tests of the kernel-update tools, without a kernel build:
-#   scripts/triage-kernel-update     versions, decisions, settings, dry run,
-#                                    a (fake) build's progress and exit codes
+#   scripts/triage-kernel-update     versions and suites, decisions, settings,
+#                                    dry run, a (fake) build's progress and
+#                                    exit codes, patches without fuzz, the
+#                                    boot test, pruning, the failure alert
 #   tests/unit/test-*.sh              the other shell tests (test-grub.sh:
 #                                    deploy/grub/triage-grub, the GRUB hook
 #                                    and the trial boot), run from here
-# apt-cache, apt-get, dpkg-query, make, mokutil and sbverify are fakes (first in PATH) that read their answers from
+# apt-cache, apt-get, dpkg-query, make, mokutil, sbverify, journalctl and
+# sendmail are fakes (first in PATH) that read their answers from
 # files of the test directory and log their calls; dpkg (its version
 # comparison) and dpkg-deb are the real ones.  TAP output; run by
 # make -C tests/unit check.
@@ -71,6 +74,8 @@ fake sbverify 'f=${@: -1}; grep -q SIGNED "$f" && echo "signature 1" && exit 0; 
 fake make 'obj='"$t"'/build/obj/deb; [ "${TEST_DIST:-}" = trixie ] && obj='"$t"'/build/trixie/kernel/obj
 	out='"$t"'/build/deb; [ "${TEST_DIST:-}" = trixie ] && out=$out/trixie
 	mkdir -p "$obj/mm" "$out"
+	# the patch that scripts/kernel-tree would find: a hunk that needs fuzz
+	[ -e '"$t"'/fz/a.diff ] && { (cd '"$t"'/fz && patch -p1 --dry-run <a.diff); echo "rc=$?"; } >'"$t"'/fuzz-result 2>&1
 	echo "  CC      mm/oom_kill.o"; touch "$obj/mm/oom_kill.o"; sleep 1.5
 	echo "  CC      mm/page_alloc.o"; touch "$obj/mm/page_alloc.o"; sleep 0.5
 	[ -e '"$t"'/make-fails ] && { echo "mm/oom_kill.c:1: error: boom"; exit 2; }
@@ -78,6 +83,7 @@ fake make 'obj='"$t"'/build/obj/deb; [ "${TEST_DIST:-}" = trixie ] && obj='"$t"'
 	      "$out/linux-headers-6.12.119-triage_${TEST_VERSION}_amd64.deb"
 	echo "kernel-deb: built"'
 fake triagectl 'exit 0'
+fake journalctl 'echo "triage-kernel-update: patch 0003-oom-chain.patch does not apply"; echo "triage-kernel-update: the build failed"'
 export PATH=$bin:$PATH
 
 policy() { # CANDIDATE: apt-cache policy as bookworm's apt prints it
@@ -104,7 +110,7 @@ policy 6.12.118-1~deb12u1
 conf
 KU --dry-run --from 6.12.118-1~deb12u1+triage.g3f2a1b7
 expect "kernel-update: same linux-source-6.12 as the kernel's: up to date, exit 0" 0 \
-	'newest linux-source-6.12 \(bookworm\): 6.12.118-1~deb12u1$' \
+	'newest linux-source-6.12 \(bookworm\): 6.12.118-1~deb12u1, from bookworm-security$' \
 	'built from linux-source-6.12 6.12.118-1~deb12u1$' 'up to date: nothing to do' '!would run'
 KU --dry-run --from 6.12.119-1~deb12u1+triage.g3f2a1b7
 expect "kernel-update: a kernel newer than apt's newest (a local build): up to date" 0 'up to date'
@@ -229,20 +235,38 @@ grep -q "ln -s CHECKOUT/scripts/triage-kernel-update ${exec_start%/*}/" "$top/de
 
 # trixie: apt in the trixie environment (here: TRIAGE_KU_ENV_RUN empty), no source install
 conf DIST=trixie
-sed -i 's/bookworm-security/trixie-security/; s/~deb12u1//g' "$t/apt-policy"
+# trixie has 6.12.117, trixie-security 6.12.118
+cat >"$t/apt-policy" <<EOF
+linux-source-6.12:
+  Installed: (none)
+  Candidate: 6.12.118-1
+  Version table:
+     6.12.118-1 500
+        500 http://mirror.example.org/debian-security trixie-security/main amd64 Packages
+     6.12.117-1 500
+        500 http://mirror.example.org/debian trixie/main amd64 Packages
+EOF
 TRIAGE_KU_ENV_RUN='' KU --dry-run --from 6.12.107-1+triage.gabcdef0
-expect "kernel-update: DIST=trixie: trixie's candidate; make kernel-deb DIST=trixie fetches the source itself" 10 \
-	'newest linux-source-6.12 \(trixie\): 6.12.118-1$' "would run: make -C $top kernel-deb DIST=trixie" \
+expect "kernel-update: DIST=trixie: the newest of trixie and trixie-security, named; make kernel-deb DIST=trixie fetches the source itself" 10 \
+	'newest linux-source-6.12 \(trixie\): 6.12.118-1, from trixie-security$' "would run: make -C $top kernel-deb DIST=trixie" \
 	'!linux-source-6.12=' '!would run: apt-get'
+TRIAGE_KU_ENV_RUN='' KU --dry-run --from 6.12.117-1+triage.gabcdef0
+expect "kernel-update: DIST=trixie: built from trixie's 6.12.117, trixie-security has 6.12.118: due" 10 'a rebuild is due'
 
 # --- a (fake) build: progress, the packages, install, copy; failures
 policy 6.12.118-1~deb12u1
 conf INSTALL=yes "OUTDIR=$t/fleet"
 echo 'installed 6.12.117-1~deb12u1+triage.g3f2a1b7 linux-image-6.12.117-triage' >"$t/dpkg-status"
 : >"$t/calls/all"
+# a hunk whose context moved by a line: GNU patch's default fuzz takes it
+mkdir -p "$t/fz"
+printf '%s\n' a b c d e f g >"$t/fz/x"
+printf '%s\n' '--- a/x' '+++ b/x' '@@ -1,6 +1,6 @@' ' a' ' B' ' c' '-d' '+D' ' e' ' f' >"$t/fz/a.diff"
+(cd "$t/fz" && patch -p1 --dry-run <a.diff >/dev/null 2>&1) && ok "kernel-update: (the test's hunk applies with patch's default fuzz)" ||
+	nok "kernel-update: (the test's hunk applies with patch's default fuzz)"
 TEST_VERSION=6.12.118-1~deb12u1+triage.g9999999 KU
 expect "kernel-update: a build: progress lines, the new package installed and copied, exit 0" 0 \
-	'min: [0-9]+ objects compiled; ' 'built in [0-9]+ min: linux-image-6.12.119-triage_6.12.118-1~deb12u1\+triage.g9999999_amd64.deb' \
+	'min: [0-9]+ objects compiled; ' 'built in [0-9]+ min: linux-image-6.12.119-triage_6.12.118-1~deb12u1\+triage.g9999999_amd64.deb, from linux-source-6.12 6.12.118-1~deb12u1 \(bookworm-security\)' \
 	"copied to $t/fleet: linux-headers-.*linux-image-" 'installed linux-image-6.12.119-triage_.*: reboot to run it'
 if grep -qx "apt-get install -y -q --no-install-recommends linux-source-6.12=6.12.118-1~deb12u1 linux-config-6.12=6.12.118-1~deb12u1" "$t/calls/all" &&
    grep -qx "make -C $top kernel-deb DIST=bookworm BUILD=$t/build" "$t/calls/all" &&
@@ -252,6 +276,10 @@ if grep -qx "apt-get install -y -q --no-install-recommends linux-source-6.12=6.1
 else
 	nok "kernel-update: ... in that order: the source packages, make kernel-deb, apt-get install of the image" "$(cat "$t/calls/all")"
 fi
+grep -q 'rc=1' "$t/fuzz-result" 2>/dev/null && grep -q 'FAILED' "$t/fuzz-result" &&
+	ok "kernel-update: make's patch applies without fuzz: the moved hunk fails" ||
+	nok "kernel-update: make's patch applies without fuzz: the moved hunk fails" "$(cat "$t/fuzz-result" 2>/dev/null)"
+rm -rf "$t/fz"
 log=$(ls "$t"/build/logs/kernel-update/*-6.12.118-1~deb12u1.log 2>/dev/null | head -n 1)
 if [ -n "$log" ] && grep -q 'kernel-deb: built' "$log"; then ok "kernel-update: the build's output is in its log"
 else nok "kernel-update: the build's output is in its log" "log: ${log:-none}"; fi
@@ -279,6 +307,73 @@ TEST_VERSION=6.12.118-1~deb12u1+triage.g9999999 KU
 expect "kernel-update: apt-get install of the source packages fails: exit 1, nothing built" 1 \
 	'apt-get install linux-source-6.12=6.12.118-1~deb12u1 linux-config-6.12=6.12.118-1~deb12u1 failed' '!building'
 rm -f "$t/apt-get-fails"
+
+# --- the boot test before publishing
+rm -rf "$t"/build/deb/*.deb "$t/fleet"
+conf INSTALL=yes "OUTDIR=$t/fleet" "BOOT_TEST=echo \"\$TRIAGE_KERNEL_DEB|\$TRIAGE_KERNEL_SOURCE\" >$t/booted; exit 1"
+: >"$t/calls/all"
+TEST_VERSION=6.12.118-1~deb12u1+triage.g9999999 KU
+expect "kernel-update: BOOT_TEST fails: exit 5, not published" 5 'the boot test failed \(exit 1\): linux-image-6.12.119-triage_.* is not published'
+if grep -q '^apt-get install -y -q /' "$t/calls/all" || [ -e "$t/fleet" ]; then
+	nok "kernel-update: ... neither installed nor copied to OUTDIR" "$(cat "$t/calls/all")"
+else
+	ok "kernel-update: ... neither installed nor copied to OUTDIR"
+fi
+[ "$(cat "$t/booted" 2>/dev/null)" = "$t/build/deb/linux-image-6.12.119-triage_6.12.118-1~deb12u1+triage.g9999999_amd64.deb|6.12.118-1~deb12u1 bookworm-security" ] &&
+	ok "kernel-update: ... the boot test got the new .deb and its source in its environment" ||
+	nok "kernel-update: ... the boot test got the new .deb and its source in its environment" "$(cat "$t/booted" 2>/dev/null)"
+conf "OUTDIR=$t/fleet" "BOOT_TEST=test -e \"\$TRIAGE_KERNEL_DEB\""
+rm -rf "$t"/build/deb/*.deb
+TEST_VERSION=6.12.118-1~deb12u1+triage.g9999999 KU --from 6.12.117-1~deb12u1+triage.g3f2a1b7
+expect "kernel-update: BOOT_TEST passes: published" 0 'boot test passed' "copied to $t/fleet"
+
+# --- pruning: the newest KEEP builds stay, in the build's directory and OUTDIR
+rm -rf "$t"/build/deb/*.deb "$t/fleet"
+mkdir -p "$t/fleet"
+for v in 6.12.9-1~deb12u1+triage.g1 6.12.99-1~deb12u1+triage.g2 6.12.117-1~deb12u1+triage.g3 6.12.117-1~deb12u2+triage.g4; do
+	for d in "$t/build/deb" "$t/fleet"; do
+		touch "$d/linux-image-${v%%-*}-triage_${v}_amd64.deb" "$d/linux-headers-${v%%-*}-triage_${v}_amd64.deb" \
+		      "$d/linux-image-${v%%-*}-triage-dbg_${v}_amd64.deb"
+	done
+done
+touch "$t/build/deb/linux-upstream_6.12.9-1~deb12u1+triage.g1_amd64.buildinfo" "$t/build/deb/kernel-deb.times"
+conf "OUTDIR=$t/fleet" KEEP=2
+TEST_VERSION=6.12.118-1~deb12u1+triage.g9999999 KU --from 6.12.117-1~deb12u2+triage.g4
+expect "kernel-update: KEEP=2: the older builds pruned, exit 0" 0 \
+	"pruning the build 6.12.117-1~deb12u1\+triage.g3 in $t/build/deb" "pruning the build 6.12.9-1~deb12u1\+triage.g1 in $t/fleet"
+left=$(cd "$t/build/deb" && echo *)
+[ "$left" = "kernel-deb.times linux-headers-6.12.117-triage_6.12.117-1~deb12u2+triage.g4_amd64.deb linux-headers-6.12.119-triage_6.12.118-1~deb12u1+triage.g9999999_amd64.deb linux-image-6.12.117-triage-dbg_6.12.117-1~deb12u2+triage.g4_amd64.deb linux-image-6.12.117-triage_6.12.117-1~deb12u2+triage.g4_amd64.deb linux-image-6.12.119-triage_6.12.118-1~deb12u1+triage.g9999999_amd64.deb" ] &&
+	ok "kernel-update: ... the new build and the one before it stay, with their headers and -dbg (Debian's order: ~deb12u2 > ~deb12u1, 117 > 99)" ||
+	nok "kernel-update: ... the new build and the one before it stay, with their headers and -dbg (Debian's order: ~deb12u2 > ~deb12u1, 117 > 99)" "$left"
+imgs=$(cd "$t/fleet" && echo linux-image-*-triage_*)
+[ "$(wc -w <<<"$imgs")" = 2 ] && ok "kernel-update: ... and in OUTDIR" || nok "kernel-update: ... and in OUTDIR" "$imgs"
+conf KEEP=0
+KU --dry-run
+expect "kernel-update: KEEP=0: refused, exit 2" 2 'KEEP=0: how many builds to keep, at least 1'
+
+# --- the alert when a run fails (OnFailure=)
+conf "ALERT=cat >$t/alert; echo \"\$TRIAGE_ALERT_SUBJECT\" >>$t/alert"
+r "$ku" --config "$t/conf" --alert
+expect "kernel-update --alert: ALERT gets the message, exit 0" 0 'alert sent'
+grep -q 'patch 0003-oom-chain.patch does not apply' "$t/alert" 2>/dev/null && grep -q '^triage-kernel-update failed on ' "$t/alert" &&
+	ok "kernel-update --alert: ... with the failed run's journal and a subject" ||
+	nok "kernel-update --alert: ... with the failed run's journal and a subject" "$(cat "$t/alert" 2>/dev/null)"
+grep -q '^<2>triage-kernel-update failed on ' <<<"$last_out" && ok "kernel-update --alert: ... and at priority crit in the journal (<2>)" ||
+	nok "kernel-update --alert: ... and at priority crit in the journal (<2>)" "$last_out"
+conf
+fake sendmail 'cat >'"$t"'/mailed'
+r "$ku" --config "$t/conf" --alert
+expect "kernel-update --alert: no ALERT: mailed to root" 0 'alert mailed to root'
+grep -q '^To: root$' "$t/mailed" 2>/dev/null && ok "kernel-update --alert: ... a mail to root" || nok "kernel-update --alert: ... a mail to root" "$(cat "$t/mailed" 2>/dev/null)"
+conf "ALERT=exit 3"
+r "$ku" --config "$t/conf" --alert
+expect "kernel-update --alert: ALERT fails: exit 1" 1 'ALERT \(exit 3\) failed'
+unit=$top/deploy/kernel-update/triage-kernel-update.service
+alert_unit=$top/deploy/kernel-update/triage-kernel-update-alert.service
+grep -qx 'OnFailure=triage-kernel-update-alert.service' "$unit" &&
+   grep -qx "ExecStart=$exec_start --alert" "$alert_unit" 2>/dev/null &&
+	ok "kernel-update: the unit's OnFailure= starts triage-kernel-update-alert.service, which runs --alert" ||
+	nok "kernel-update: the unit's OnFailure= starts triage-kernel-update-alert.service, which runs --alert"
 
 # --- the other shell tests of tests/unit (test-*.sh: test-grub.sh, ...),
 # which make -C tests/unit check runs through this file: their points
