@@ -122,31 +122,57 @@ void unregister_oom_policy(struct oom_policy *policy)
 EXPORT_SYMBOL_GPL(unregister_oom_policy);
 
 /*
- * Victims a policy chose although an LSM protects them (oom_select), and
- * which the chain therefore refused.  Read by the triage LSM's stats.
+ * Victims a policy chose although an LSM protects them (oom_select) or
+ * they are no candidates of the OOM, and which the chain therefore
+ * refused.  Read by the triage LSM's stats.
  */
 atomic_long_t oom_protection_refusals = ATOMIC_LONG_INIT(0);
 EXPORT_SYMBOL_GPL(oom_protection_refusals);
 
+/* A trial of an early kill asks the LSMs what they would enforce */
+static enum oom_select_purpose oom_policy_purpose(const struct oom_control *oc)
+{
+	return oc->early_trial ? OOM_SELECT_TRIAL : OOM_SELECT_KILL;
+}
+
 /*
- * Whether an LSM protects the victim @oc->chosen: the verdict is enforced
- * here, where the kill happens, whichever policy chose the victim.  Only
+ * The protected task that oom_select_least_protected() chose in this OOM,
+ * the one protected victim the chain lets through: a flag in the OOM's
+ * oom_control could be set by any policy.  Under oom_lock.
+ */
+static struct task_struct *oom_waived_victim;
+
+/*
+ * Whether the chain refuses the victim @oc->chosen.  The rules are
+ * enforced here, where the kill happens, whichever policy chose the
+ * victim: it must be a candidate of this OOM (oom_victim_eligible(): not
+ * init, not a kernel thread, not exempt through oom_score_adj, inside the
+ * OOM's memory cgroup or nodes), and not protected by an LSM unless
  * oom_select_least_protected(), the documented fallback when every
- * candidate is protected, may choose a protected task.
+ * candidate is protected, chose it.
  */
 static bool oom_policy_victim_refused(struct oom_policy *policy,
 				      struct oom_control *oc)
 {
 	struct oom_candidate c;
+	const char *why;
 
-	if (oc->protection_waived ||
-	    !oom_candidate_eval(oc->chosen, oc, oc->totalpages,
-				OOM_SELECT_KILL, &c) ||
-	    c.tier != OOM_TIER_PROTECTED)
-		return false;
+	if (!oom_victim_eligible(oc->chosen, oc, oom_policy_purpose(oc), &c)) {
+		why = "which is not a candidate of this OOM";
+		goto refuse;
+	}
+	if (c.tier == OOM_TIER_PROTECTED && oc->chosen != oom_waived_victim) {
+		why = "which an LSM protects";
+		goto refuse;
+	}
+	/* an early kill takes a sacrificed task, unless asked for more */
+	if (oc->early && !oc->early_ordinary && c.tier != OOM_TIER_SACRIFICE)
+		return true;
+	return false;
+refuse:
 	atomic_long_inc(&oom_protection_refusals);
-	pr_warn_ratelimited("oom policy %s chose pid %d, which an LSM protects: refused\n",
-			    policy->name, task_pid_nr(oc->chosen));
+	pr_warn_ratelimited("oom policy %s chose pid %d, %s: refused\n",
+			    policy->name, task_pid_nr(oc->chosen), why);
 	return true;
 }
 
@@ -162,10 +188,11 @@ static enum oom_policy_result oom_policy_call(struct oom_policy *policy,
 	oc->chosen = NULL;
 	oc->chosen_points = LONG_MIN;
 	oc->reason = NULL;
-	oc->purpose = OOM_SELECT_KILL;
+	oc->purpose = oom_policy_purpose(oc);
 	oc->nr_protected = 0;
 	oc->ignore_protection = false;
 	oc->protection_waived = false;
+	oom_waived_victim = NULL;
 	oc->kill_group = false;
 	oc->policy_data = 0;
 
@@ -222,6 +249,7 @@ enum oom_policy_result oom_select_least_protected(struct oom_control *oc)
 	if (res == OOM_POLICY_VICTIM) {
 		oc->reason = "every candidate protected";
 		oc->protection_waived = true;
+		oom_waived_victim = oc->chosen;
 	}
 	return res;
 }

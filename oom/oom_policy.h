@@ -8,6 +8,7 @@
 #define _LINUX_OOM_POLICY_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/oom.h>
 
@@ -79,9 +80,15 @@ long oom_task_points(struct oom_control *oc, struct task_struct *p);
 bool oom_policy_panic(struct oom_control *oc, const char *why);
 
 /* Early action: run the chain on memory pressure (mm/oom_kill.c) */
-int oom_kill_early(struct mem_cgroup *memcg, const char *message);
+#define OOM_EARLY_TRIAL		BIT(0)	/* choose, tell the policies, kill nothing */
+#define OOM_EARLY_ORDINARY	BIT(1)	/* an ordinary task may be taken too */
+int oom_kill_early(struct mem_cgroup *memcg, const char *message,
+		   unsigned int flags);
 
-/* For mm/oom_kill.c only */
+/* For mm/ only */
+bool oom_victim_eligible(struct task_struct *p, struct oom_control *oc,
+			 enum oom_select_purpose purpose,
+			 struct oom_candidate *c);
 void oom_policy_run(struct oom_control *oc);
 bool oom_policy_group_member(struct oom_control *oc, struct task_struct *p);
 const char *oom_policy_message(struct oom_control *oc, const char *message);

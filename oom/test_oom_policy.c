@@ -3,7 +3,10 @@
  * Test module for the OOM policy chain: a policy, "test-victim-pid", that
  * chooses whatever task the tester names, LSM-protected or not, so that a
  * test can check that the chain refuses a victim an LSM protects
- * (oom_select) whichever policy chose it.  A real policy must never key
+ * (oom_select), or that is no candidate of the OOM (init, a kernel
+ * thread, a task at oom_score_adj -1000, a task outside the OOM's memory
+ * cgroup), whichever policy chose it.  The pid is one of the initial pid
+ * namespace, whichever task runs the OOM.  A real policy must never key
  * on pids; this one exists only to break that rule on purpose.
  *
  *   insmod test_oom_policy.ko
@@ -15,6 +18,7 @@
 #include <linux/oom.h>
 #include <linux/oom_policy.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 
@@ -25,11 +29,13 @@ MODULE_PARM_DESC(victim_pid, "the process the policy chooses (0: none)");
 static enum oom_policy_result test_victim_select(struct oom_control *oc)
 {
 	struct task_struct *p;
-	struct pid *pid;
 
-	pid = find_get_pid(READ_ONCE(victim_pid));
-	p = get_pid_task(pid, PIDTYPE_PID);
-	put_pid(pid);
+	rcu_read_lock();
+	p = pid_task(find_pid_ns(READ_ONCE(victim_pid), &init_pid_ns),
+		     PIDTYPE_PID);
+	if (p)
+		get_task_struct(p);
+	rcu_read_unlock();
 	if (!p)
 		return OOM_POLICY_PASS;
 	oc->chosen = p;

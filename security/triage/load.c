@@ -279,16 +279,24 @@ enum triage_mode triage_get_mode(void)
  * triage_set_mode - switch between enforcing and permissive
  * @mode: the new mode; it holds until the next policy load
  *
- * Audited, as a switch to permissive turns protection off.
+ * Audited, as a switch to permissive turns protection off.  Waits for an
+ * early kill being made, and for a running OOM.
  */
 void triage_set_mode(enum triage_mode mode)
 {
 	int old;
 
+	/*
+	 * triage_load_mutex: an early kill decided in one mode is made in
+	 * that mode (triage_pressure_fire() holds it across the kill);
+	 * oom_lock: an OOM sees one mode from start to end.
+	 */
+	mutex_lock(&triage_load_mutex);
 	mutex_lock(&oom_lock);
 	old = triage_mode;
 	WRITE_ONCE(triage_mode, mode);
 	mutex_unlock(&oom_lock);
+	mutex_unlock(&triage_load_mutex);
 	pr_info("mode %s\n", triage_mode_name(mode));
 	triage_audit_status(mode, old);
 }

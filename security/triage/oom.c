@@ -52,9 +52,18 @@ static int triage_oc_group_rule(const struct oom_control *oc)
 	return (int)(oc->policy_data >> TRIAGE_DATA_GROUP_SHIFT) - 1;
 }
 
+/*
+ * Jiffies of the last victim the OOM policy chain chose, whichever policy
+ * chose it and whatever the scope (0: none since boot): early action
+ * holds off after every kill.  Written under oom_lock.
+ */
+unsigned long triage_last_kill;
+
 /* What became of the victim: another policy's victim is plainly killed */
 static enum triage_outcome triage_oc_outcome(const struct oom_control *oc)
 {
+	if (oc->early_trial)
+		return TRIAGE_OUTCOME_WOULD_KILL;
 	if (oc->policy != &triage_oom_policy)
 		return TRIAGE_OUTCOME_KILLED;
 	return oc->policy_data & TRIAGE_DATA_OUTCOME;
@@ -198,7 +207,9 @@ static enum oom_policy_result triage_oom_policy_select(struct oom_control *oc)
 	start = ktime_get_ns();
 	triage_oc_set(oc, TRIAGE_OUTCOME_KILLED, TRIAGE_RULE_NONE);
 
-	if (READ_ONCE(triage_mode) == TRIAGE_MODE_PERMISSIVE) {
+	/* a trial of an early kill is the chain's own: nothing to add */
+	if (READ_ONCE(triage_mode) == TRIAGE_MODE_PERMISSIVE &&
+	    !oc->early_trial) {
 		triage_oom_trial(l, oc);
 		res = OOM_POLICY_PASS;
 		goto out;
@@ -268,9 +279,12 @@ static void triage_oom_policy_notify(const struct oom_control *oc)
 	const struct triage_loaded *l = triage_oom_policy_locked();
 	enum triage_outcome outcome = triage_oc_outcome(oc);
 
+	if (!oc->early_trial)
+		WRITE_ONCE(triage_last_kill, jiffies ?: 1);
 	if (!l)
 		return;
-	atomic_long_inc(&triage_counters.oom_events);
+	if (!oc->early_trial)
+		atomic_long_inc(&triage_counters.oom_events);
 	triage_record(l, oc, oc->chosen, oc->chosen_points, outcome);
 }
 
@@ -365,17 +379,24 @@ char *triage_ranking_text(size_t *len)
 
 	triage_learn_labels();
 	cap = nr_threads + 16;
+again:
 	ranks = kvmalloc_array(cap, sizeof(*ranks), GFP_KERNEL);
 	if (!ranks)
 		return NULL;
 
+	n = 0;
 	rcu_read_lock();
 	l = rcu_dereference(triage_active);
 	for_each_process(p) {
 		struct triage_rank *r = &ranks[n];
 
-		if (n == cap)
-			break;
+		if (n == cap) {
+			/* processes were forked since nr_threads was read */
+			rcu_read_unlock();
+			kvfree(ranks);
+			cap *= 2;
+			goto again;
+		}
 		r->label = NULL;
 		if (!oom_candidate_eval(p, NULL, totalpages,
 					OOM_SELECT_REPORT, &r->c))

@@ -25,12 +25,22 @@
 #define TRIAGE_PRESSURE_WINDOW_MIN_MS	500
 #define TRIAGE_PRESSURE_WINDOW_MAX_MS	10000
 /*
- * After an early kill PSI goes on counting stalls: the survivors refault
- * what the thrash evicted.  A statement that killed kills again only after
- * this hold-off, so that the recovery is not taken for more pressure and a
- * bystander for the next victim (no shorter than any window).
+ * After a kill PSI goes on counting stalls: the survivors refault what the
+ * thrash evicted.  No early kill is made this long after any kill the OOM
+ * policy chain decided (an OOM of any scope, an early kill of any
+ * statement, under any policy loaded since), so that the recovery is not
+ * taken for more pressure and a bystander for the next victim (no shorter
+ * than any window).
  */
 #define TRIAGE_PRESSURE_HOLDOFF_MS	TRIAGE_PRESSURE_WINDOW_MAX_MS
+/*
+ * A system-wide statement acts only while the system as a whole is short:
+ * while what the kernel could still hand out without swapping
+ * (MemAvailable) is under this share of RAM, in percent.  Stalls that a
+ * memory cgroup causes against its own memory.high or memory.max count in
+ * the system's pressure too; they leave MemAvailable high.
+ */
+#define TRIAGE_PRESSURE_AVAILABLE_PCT	20
 
 enum triage_verdict {
 	TRIAGE_VERDICT_NONE,

@@ -11,9 +11,14 @@
  * scope.  Only the trigger lives in user space: the victim is chosen in
  * the kernel, by the OOM policy chain (oom_kill_early()), exactly as an
  * OOM of that scope would choose it, except that a protected task is
- * never taken.  What a request can do is bounded by the policy in force:
- * the statement's own scope, at most one kill per hold-off of the
- * statement (TRIAGE_PRESSURE_HOLDOFF_MS), nothing in permissive mode.
+ * never taken, nor is an ordinary one: early action takes sacrificed
+ * tasks only.  What a request can do is bounded by the policy in force:
+ * the statement's own scope; for the whole system, only while the system
+ * as a whole is short (TRIAGE_PRESSURE_AVAILABLE_PCT), as a memory
+ * cgroup's stalls against its own limit count in the system's pressure
+ * too; no kill within TRIAGE_PRESSURE_HOLDOFF_MS of any kill the OOM
+ * policy chain decided; in permissive mode a would-kill is recorded and
+ * nothing is killed.
  */
 
 #define pr_fmt(fmt) "triage: " fmt
@@ -21,6 +26,7 @@
 #include <linux/cgroup.h>
 #include <linux/jiffies.h>
 #include <linux/memcontrol.h>
+#include <linux/mm.h>
 #include <linux/oom.h>
 #include <linux/oom_policy.h>
 #include <linux/psi.h>
@@ -46,8 +52,10 @@ static unsigned int triage_psi_avg10(struct mem_cgroup *memcg, bool full)
 	struct psi_group *group = &psi_system;
 	unsigned long avg;
 
+#ifdef CONFIG_MEMCG
 	if (memcg)
 		group = cgroup_psi(memcg->css.cgroup);
+#endif
 	if (!group)
 		return 0;	/* booted with psi=0 */
 	avg = READ_ONCE(group->avg[full ? PSI_MEM_FULL : PSI_MEM_SOME][0]);
@@ -59,6 +67,26 @@ static unsigned int triage_psi_avg10(struct mem_cgroup *memcg, bool full)
 	return 0;
 }
 #endif
+
+/*
+ * Whether the system as a whole is short of memory, rather than one memory
+ * cgroup against its own limit: a tenant stalling behind a small
+ * memory.high shows in /proc/pressure/memory, but leaves MemAvailable high.
+ */
+static bool triage_system_short(void)
+{
+	return (u64)si_mem_available() * 100 <
+	       (u64)totalram_pages() * TRIAGE_PRESSURE_AVAILABLE_PCT;
+}
+
+/* Within the hold-off of the last kill the OOM policy chain decided */
+static bool triage_pressure_held_off(void)
+{
+	unsigned long last = READ_ONCE(triage_last_kill);
+
+	return last && time_before(jiffies, last +
+				   msecs_to_jiffies(TRIAGE_PRESSURE_HOLDOFF_MS));
+}
 
 #ifdef CONFIG_MEMCG
 /*
@@ -97,13 +125,17 @@ static struct mem_cgroup *triage_pressure_memcg(const char *path)
  * @nr: the statement, 1-based, in policy order
  *
  * Called by the pressure file's writer (CAP_MAC_ADMIN), when the PSI
- * trigger of statement @nr fired.  One request runs at a time.
+ * trigger of statement @nr fired.  One request runs at a time, and the
+ * mode cannot change while it runs (triage_set_mode()).
  *
  * Return: 0 when a victim was killed; -ESTALE when another policy was
- * loaded since, -EINVAL when there is no statement @nr, -ECANCELED in
- * permissive mode, -EAGAIN when the statement killed less than
- * %TRIAGE_PRESSURE_HOLDOFF_MS ago, -ENOENT or -EOPNOTSUPP when its cgroup
- * is gone or has no memory controller, or what oom_kill_early() returns.
+ * loaded since, -EINVAL when there is no statement @nr, -EAGAIN when the
+ * OOM policy chain chose a victim less than %TRIAGE_PRESSURE_HOLDOFF_MS
+ * ago, -ENODATA when a system-wide statement fires while the system is
+ * not short of memory, -ENOENT or -EOPNOTSUPP when its cgroup is gone or
+ * has no memory controller, -ECANCELED in permissive mode (a would-kill is
+ * recorded when there is a victim to take), or what oom_kill_early()
+ * returns.
  */
 int triage_pressure_fire(u64 generation, unsigned int nr)
 {
@@ -111,6 +143,7 @@ int triage_pressure_fire(u64 generation, unsigned int nr)
 	struct mem_cgroup *memcg = NULL;
 	struct triage_loaded *l;
 	unsigned int i;
+	bool trial;
 	int rc;
 
 	mutex_lock(&triage_load_mutex);
@@ -124,13 +157,12 @@ int triage_pressure_fire(u64 generation, unsigned int nr)
 		goto out;
 	i = nr - 1;
 	p = &l->policy->pressure[i];
-	rc = -ECANCELED;
-	if (triage_get_mode() != TRIAGE_MODE_ENFORCE)
-		goto out;
+	trial = triage_get_mode() != TRIAGE_MODE_ENFORCE;
 	rc = -EAGAIN;
-	if (l->pressure_last[i] &&
-	    time_before(jiffies, l->pressure_last[i] +
-				 msecs_to_jiffies(TRIAGE_PRESSURE_HOLDOFF_MS)))
+	if (triage_pressure_held_off())
+		goto out;
+	rc = -ENODATA;
+	if (!p->cgroup && !triage_system_short())
 		goto out;
 	if (p->cgroup) {
 		memcg = triage_pressure_memcg(p->cgroup);
@@ -147,12 +179,13 @@ int triage_pressure_fire(u64 generation, unsigned int nr)
 		 p->full ? "full" : "some",
 		 triage_pressure_now.psi_avg10 / 100,
 		 triage_pressure_now.psi_avg10 % 100, nr);
-	rc = oom_kill_early(memcg, triage_pressure_message);
+	rc = oom_kill_early(memcg, triage_pressure_message,
+			    trial ? OOM_EARLY_TRIAL : 0);
 	triage_pressure_now.statement = 0;
-	if (memcg)
-		css_put(&memcg->css);
+	mem_cgroup_put(memcg);
+	if (!rc && trial)
+		rc = -ECANCELED;
 	if (!rc) {
-		l->pressure_last[i] = jiffies ?: 1;
 		l->pressure_kills[i]++;
 		atomic_long_inc(&triage_counters.early_kills);
 	}

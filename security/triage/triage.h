@@ -110,8 +110,6 @@ static inline struct triage_task *triage_task(const struct task_struct *p)
  * @table: the rule of every label seen, replaced when the major LSM
  *	changes its policy
  * @verdicts: per rule, the verdict the oom_select hook hands out
- * @pressure_last: per pressure statement, jiffies of its last early kill
- *	(0: none yet); under triage_load_mutex
  * @pressure_kills: per pressure statement, its early kills; under
  *	triage_load_mutex
  * @rcu: frees the policy after readers are gone
@@ -127,7 +125,6 @@ struct triage_loaded {
 	u64 hash;
 	time64_t load_time;
 	u16 generation;
-	unsigned long pressure_last[TRIAGE_PRESSURE_MAX];
 	unsigned int pressure_kills[TRIAGE_PRESSURE_MAX];
 	struct rcu_head rcu;
 };
@@ -283,6 +280,7 @@ bool triage_pressure_request(const struct oom_control *oc,
 char *triage_pressure_text(size_t *len);
 
 /* oom.c */
+extern unsigned long triage_last_kill;
 int triage_oom_select(struct task_struct *p, const struct oom_control *oc,
 		      enum oom_select_purpose purpose,
 		      struct oom_select_verdict *verdict);

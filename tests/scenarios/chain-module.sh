@@ -6,7 +6,7 @@
 # removed again, while OOMs keep coming, with nothing left behind.
 # mem: 256M
 # timeout: 240
-# plan: 24
+# plan: 34
 P=/proc/sys/vm/oom_policy
 MOD=/lib/modules/triage/oom_fastest_grower.ko
 check "the sample policy module is in the guest" [ -f $MOD ]
@@ -95,6 +95,31 @@ dmesg -c >/dev/null
 push plain2 - "$cg" 90
 check_eq "an unprotected named task is the test policy's victim" "$(pid_of named)" "$(first_victim)"
 check "the kill names the test policy" sh -c 'dmesg | grep -q "oom policy test-victim-pid: the pid the test named"'
+stop_all
+# a victim that is no candidate of the OOM is refused too, whichever
+# policy chose it: init, a kernel thread (kthreadd), a task at
+# oom_score_adj -1000, a task of another memory cgroup.  Each is named in
+# a memory cgroup OOM; the next policy (classic) kills the pusher.
+other=$(memcg other 96M)
+hog outsider - "$other" 20
+start exempt - /sys/fs/cgroup sh -c 'echo -1000 >/proc/self/oom_score_adj && exec tr-hog --mib 20 --ready /run/exempt.ready'
+waitfile 30000 /run/exempt.ready || diag "exempt never became ready"
+n=0
+for who in "1 init" "2 kthreadd" "$(pid_of exempt) a-task-at-adj--1000" "$(pid_of outsider) a-task-of-another-memcg"; do
+	set -- $who
+	n=$((n + 1))
+	cg=$(memcg nocand$n 48M)
+	echo "$1" >/sys/module/test_oom_policy/parameters/victim_pid
+	dmesg -c >/dev/null
+	push nocand$n - "$cg" 90
+	check_eq "the test policy named pid $1 ($2): refused, the next policy's victim died" \
+		"$(pid_of nocand$n)" "$(first_victim)"
+	check "the chain logged why it refused pid $1" sh -c \
+		"dmesg | grep -q 'oom policy test-victim-pid chose pid $1, which is not a candidate of this OOM: refused'"
+	kill -9 "$(pid_of nocand$n)" 2>/dev/null
+done
+check "the task at oom_score_adj -1000 lives" alive exempt
+check "the task of another memory cgroup lives" alive outsider
 set_oom_policy classic
 check "the test module is removed" rmmod test_oom_policy
 stop_all

@@ -4,13 +4,17 @@
 # stock kernel does not kill it (swap is not full); with the statement,
 # triage-pressured (protected) sees the PSI trigger fire and the kernel
 # kills the sacrificed job, never the protected database or the daemon.
-# After a kill the statement holds off for 10 s: a second request 2 s
+# After a kill early action holds off for 10 s: a second request 2 s
 # later (past the 1 s window) is refused and the sacrificed bystander
-# lives.  A memory cgroup's statement kills inside that cgroup only; a
-# short spike kills nothing; permissive mode kills nothing.
+# lives, and so is one right after a real OOM kill.  Early action takes
+# sacrificed tasks only (an ordinary thrashing job lives); a tenant
+# stalling behind its own memory.high with memory free kills nothing
+# outside its cgroup.  A memory cgroup's statement kills inside that
+# cgroup only; a short spike kills nothing; permissive mode kills
+# nothing and records what it would have killed.
 # mem: 256M
-# timeout: 420
-# plan: 39
+# timeout: 540
+# plan: 48
 check "swap on zram" zram_swap 512M
 check "triage policy loaded" load_policy "protect type=protected_t
 sacrifice type=batch_t"
@@ -72,6 +76,48 @@ check "the sacrificed bystander lives" alive bystander
 check_eq "still one early kill" 1 "$(sed -n 's/^early_kills //p' $TRIAGE/stats)"
 kill -9 "$(pid_of thrash0)" "$(pid_of bystander)" 2>/dev/null
 
+# --- early action takes sacrificed tasks only: an ordinary job that
+# thrashes is the OOM killer's business, not a guess's
+nap 9	# past the hold-off of the kill above
+lines0=$(wc -l </run/pressured.log)
+start plainthrash user_t /sys/fs/cgroup tr-hog --mib 300 --thrash --ready /run/plainthrash.ready
+waitfile 120000 /run/plainthrash.ready || diag "plainthrash never became ready"
+nap 8
+check "an ordinary job that thrashes is not taken early" alive plainthrash
+check "triage-pressured asked and was refused: nothing sacrificed to take (ESRCH)" sh -c \
+	"tail -n +$((lines0 + 1)) /run/pressured.log | grep -q 'statement 1 .*ESRCH'"
+check "the protected database lives" alive database
+kill -9 "$(pid_of plainthrash)"
+nap 3
+
+# --- a tenant stalling behind its own memory.high, with memory free,
+# kills nothing outside its cgroup: the system is not short
+hog idle2 batch_t /sys/fs/cgroup 8
+tenant=$(memcg tenant max)
+echo 8M >"$tenant/memory.high"
+lines0=$(wc -l </run/pressured.log)
+start tenantjob user_t "$tenant" tr-hog --mib 64 --thrash
+nap 8
+diag "tenant stalling: memory some avg10=$(psi_avg10 /proc/pressure/memory some), $(grep MemAvailable /proc/meminfo)"
+check "the sacrificed idle job outside the tenant's cgroup lives" alive idle2
+check "the tenant's stall made triage-pressured ask; the kernel refused: not short (ENODATA)" sh -c \
+	"tail -n +$((lines0 + 1)) /run/pressured.log | grep -q 'statement 1 .*ENODATA'"
+kill -9 "$(pid_of tenantjob)"
+nap 2
+
+# --- the hold-off follows every kill, not only the statement's own: a
+# request right after a real OOM kill is refused
+hog bystander2 batch_t /sys/fs/cgroup 8
+realcg=$(memcg realoom 32M)
+echo 0 >"$realcg/memory.swap.max"	# no zram behind the limit: an OOM
+push realoom user_t "$realcg" 64
+check_eq "a memory cgroup OOM killed its pusher" killed:9 "$(status realoom)"
+gen=$(sed -n 's/^generation //p' $TRIAGE/pressure)
+check "a fire request right after that OOM kill is refused: the hold-off (EAGAIN)" sh -c \
+	"echo 'fire $gen 1' 2>&1 >$TRIAGE/pressure | grep -q 'temporarily unavailable'"
+check "the sacrificed bystander lives" alive bystander2
+kill -9 "$(pid_of bystander2)" "$(pid_of idle2)" 2>/dev/null
+
 # --- a spike shorter than the statement's stall threshold kills nothing
 check "a policy asking for 1 s of stall in 2 s loads" load_policy "protect type=protected_t
 sacrifice type=batch_t
@@ -122,6 +168,8 @@ start trial batch_t /sys/fs/cgroup tr-hog --mib 300 --thrash
 nap 8
 check "in permissive mode the thrashing sacrificed job lives" alive trial
 check "triage-pressured was refused (ECANCELED)" grep -q "ECANCELED" /run/pressured.log
+check_eq "what it would have killed is recorded: scope pressure, would-kill" "pressure would-kill" \
+	"$(decision_for trial scope) $(decision_for trial outcome)"
 check "stats count the refusals" [ "$(sed -n 's/^early_refusals //p' $TRIAGE/stats)" -gt "$refused0" ]
 check "the protected database lived through it all" alive database
 check "and so did triage-pressured" alive pressured
