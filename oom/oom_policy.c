@@ -194,6 +194,7 @@ static enum oom_policy_result oom_policy_call(struct oom_policy *policy,
 	oc->protection_waived = false;
 	oom_waived_victim = NULL;
 	oc->kill_group = false;
+	oc->nr_group_killed = 0;
 	oc->policy_data = 0;
 
 	res = policy->select(oc);
@@ -303,9 +304,6 @@ void oom_policy_run(struct oom_control *oc)
 	case OOM_POLICY_VICTIM:
 		trace_oom_policy_decision(policy->name, oc->chosen, oc->reason,
 					  oc->chosen_points);
-		list_for_each_entry(policy, &oom_policies, list)
-			if (policy->notify)
-				policy->notify(oc);
 		break;
 	case OOM_POLICY_ABORT:
 		oc->chosen = (void *)-1UL;
@@ -314,6 +312,29 @@ void oom_policy_run(struct oom_control *oc)
 		oc->chosen = NULL;
 		break;
 	}
+}
+
+/**
+ * oom_policy_notify - tell the policies of a victim the chain chose
+ * @oc: the OOM being handled, its victim killed (or, for an early kill's
+ *	trial, chosen), @oc->chosen still referenced
+ *
+ * Called by the OOM killer after the kill and the deciding policy's group
+ * kill, so that what a policy records is what happened: a victim killed
+ * with @oc->nr_group_killed others.  Nothing for a victim the chain did
+ * not choose (vm.oom_kill_allocating_task).
+ */
+void oom_policy_notify(struct oom_control *oc)
+{
+	struct oom_policy *policy;
+
+	lockdep_assert_held(&oom_lock);
+
+	if (!oc->policy)
+		return;
+	list_for_each_entry(policy, &oom_policies, list)
+		if (policy->notify)
+			policy->notify(oc);
 }
 
 /**

@@ -49,9 +49,11 @@ enum oom_policy_result {
  *	for this OOM goes in @oc->policy_data (0 at the start of @select),
  *	never in globals that would outlive the OOM.
  * @notify: optional; told of every victim the chain chose, whichever
- *	policy chose it, before the victim is killed.  Called with oom_lock
- *	held, for every registered policy, active or not; same rules as
- *	@select.
+ *	policy chose it, once the victim was killed together with the
+ *	deciding policy's group (@oc->nr_group_killed tasks), or once an
+ *	early kill's trial chose it (@oc->early_trial: nothing was killed).
+ *	Called with oom_lock held and @oc->chosen referenced, for every
+ *	registered policy, active or not; same rules as @select.
  * @group_member: optional; when @select chose a victim and set
  *	@oc->kill_group, asked after the kill for every other killable task
  *	in the OOM's scope that no LSM protects: return true to kill it
@@ -90,11 +92,16 @@ bool oom_victim_eligible(struct task_struct *p, struct oom_control *oc,
 			 enum oom_select_purpose purpose,
 			 struct oom_candidate *c);
 void oom_policy_run(struct oom_control *oc);
+void oom_policy_notify(struct oom_control *oc);
 bool oom_policy_group_member(struct oom_control *oc, struct task_struct *p);
 const char *oom_policy_message(struct oom_control *oc, const char *message);
 void oom_policy_report(struct oom_control *oc);
 #else
 static inline void oom_policy_run(struct oom_control *oc)
+{
+}
+
+static inline void oom_policy_notify(struct oom_control *oc)
 {
 }
 

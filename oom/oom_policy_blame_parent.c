@@ -70,6 +70,8 @@ static void oom_blame_parent_notify(const struct oom_control *oc)
 
 	lockdep_assert_held(&oom_lock);
 
+	if (oc->early_trial)
+		return;	/* nothing was killed */
 	kill = &oom_blame_ring[oom_blame_next];
 	oom_blame_next = (oom_blame_next + 1) % OOM_BLAME_RING_SIZE;
 

@@ -8,6 +8,8 @@
  * enforcement have records of their own.
  */
 
+#define pr_fmt(fmt) "triage: " fmt
+
 #include <linux/audit.h>
 #include <linux/math64.h>
 #include <linux/oom.h>
@@ -125,6 +127,7 @@ void triage_record(const struct triage_loaded *l,
 				l->policy->rules[rule].verdict;
 	d->mode = READ_ONCE(triage_mode);
 	d->outcome = outcome;
+	d->group = oc->nr_group_killed;
 	d->memcg = !!oc->memcg;
 	if (!triage_pressure_request(oc, &d->pressure))
 		d->pressure.statement = 0;
@@ -183,7 +186,6 @@ const char *const triage_outcome_names[] = {
 	[TRIAGE_OUTCOME_WOULD_KILL] = "would-kill",
 	[TRIAGE_OUTCOME_FALLBACK_CLASSIC] = "fallback-classic",
 	[TRIAGE_OUTCOME_FALLBACK_LEAST_PROTECTED] = "fallback-least-protected",
-	[TRIAGE_OUTCOME_GROUP_KILLED] = "group-killed",
 };
 
 /**
@@ -210,10 +212,14 @@ static void triage_audit_lost(u64 lost)
 {
 	if (!lost)
 		return;
+	/*
+	 * Counted here, not with audit_log_lost(): with audit's failure
+	 * mode set to panic, a burst of OOM decisions must not panic the
+	 * machine that the OOM killer is saving.
+	 */
 	atomic_long_add(lost, &triage_counters.audit_drops);
-	/* audit's own count of lost records, and its rate-limited notice */
-	while (audit_enabled && lost--)
-		audit_log_lost("triage: OOM decision overwritten before it was audited");
+	pr_warn_ratelimited("%llu OOM decisions overwritten before they were audited\n",
+			    lost);
 }
 
 static void triage_audit_workfn(struct work_struct *work)
@@ -264,6 +270,8 @@ static void triage_audit_workfn(struct work_struct *work)
 		audit_log_format(ab, " rule=%d verdict=%s points=%ld outcome=%s",
 				 d.rule + 1, triage_verdict_name(d.verdict),
 				 d.points, triage_outcome_names[d.outcome]);
+		if (d.group)
+			audit_log_format(ab, " group_killed=%u", d.group);
 		if (d.pressure.statement)
 			audit_log_format(ab, " pressure=%u psi=%s:%u.%02u",
 					 d.pressure.statement,

@@ -338,7 +338,7 @@ static int triage_decisions_open(struct inode *inode, struct file *file)
 		goto out;
 	}
 	len = scnprintf(text, size,
-			"# seq\ttime\tmode\tscope\tpid\tpoints\tverdict\trule\toutcome\tlabel\tcomm\n");
+			"# seq\ttime\tmode\tscope\tpid\tpoints\tverdict\trule\toutcome\tlabel\tcomm\tgroup\n");
 	for (i = 0; i < n; i++) {
 		pid_t pid = triage_pid_for_reader(d[i].pid, ns);
 		char rule[12] = "-", vpid[12] = "-";
@@ -359,7 +359,7 @@ static int triage_decisions_open(struct inode *inode, struct file *file)
 				     labels[i] ? labels[i] : "?");
 		len += scnprintf(text + len, size - len, "\t");
 		len += triage_escape(text + len, size - len, d[i].comm);
-		len += scnprintf(text + len, size - len, "\n");
+		len += scnprintf(text + len, size - len, "\t%u\n", d[i].group);
 	}
 out:
 	for (i = 0; i < n; i++)

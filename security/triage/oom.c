@@ -266,14 +266,14 @@ static bool triage_oom_group_member(const struct oom_control *oc,
 	rcu_read_lock();
 	rule = triage_rule_of(l, p);
 	rcu_read_unlock();
-	if (rule != group_rule)
-		return false;
-	atomic_long_inc(&triage_counters.group_kills);
-	triage_record(l, oc, p, 0, TRIAGE_OUTCOME_GROUP_KILLED);
-	return true;
+	/* counted and recorded with the victim (oc->nr_group_killed) */
+	return rule == group_rule;
 }
 
-/* Told of every victim the chain chose, whichever policy chose it */
+/*
+ * Told of every victim the chain chose, whichever policy chose it, after
+ * the kill and its group's: one decision, whatever the group's size.
+ */
 static void triage_oom_policy_notify(const struct oom_control *oc)
 {
 	const struct triage_loaded *l = triage_oom_policy_locked();
@@ -285,6 +285,7 @@ static void triage_oom_policy_notify(const struct oom_control *oc)
 		return;
 	if (!oc->early_trial)
 		atomic_long_inc(&triage_counters.oom_events);
+	atomic_long_add(oc->nr_group_killed, &triage_counters.group_kills);
 	triage_record(l, oc, oc->chosen, oc->chosen_points, outcome);
 }
 

@@ -149,7 +149,6 @@ enum triage_outcome {
 	TRIAGE_OUTCOME_WOULD_KILL,
 	TRIAGE_OUTCOME_FALLBACK_CLASSIC,
 	TRIAGE_OUTCOME_FALLBACK_LEAST_PROTECTED,
-	TRIAGE_OUTCOME_GROUP_KILLED,
 };
 
 /**
@@ -163,6 +162,7 @@ enum triage_outcome {
  * @verdict: that rule's verdict
  * @mode: the triage mode at the time
  * @outcome: what happened
+ * @group: tasks killed with the victim, as its group rule's members
  * @memcg: whether the OOM was a memory cgroup OOM
  * @pressure: for an early kill, the request of the pressure statement
  *	(its @statement is 0 for an OOM)
@@ -178,6 +178,7 @@ struct triage_decision {
 	u8 verdict;
 	u8 mode;
 	u8 outcome;
+	u32 group;
 	bool memcg;
 	struct triage_pressure_request pressure;
 	char comm[TASK_COMM_LEN];

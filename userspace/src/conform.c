@@ -775,6 +775,7 @@ static const char *cf_who(const struct cf_run *run, const struct tc_cf_expect *e
 
 struct cf_dec {
 	pid_t pid;
+	unsigned int group;	/* killed with it, as its group rule's */
 	char verdict[16], outcome[32], scope[16], rule[16];
 };
 
@@ -928,6 +929,8 @@ static int cf_decisions(struct cf_env *env, const struct cf_run *run,
 				 tc_table_get(&t, r, "scope"));
 			snprintf(dec[n].rule, sizeof(dec[n].rule), "%s",
 				 tc_table_get(&t, r, "rule"));
+			dec[n].group = strtoul(tc_table_get(&t, r, "group"),
+					       NULL, 10);
 			n++;
 		}
 	}
@@ -1054,15 +1057,26 @@ static int cf_run_one(struct cf_env *env, const struct tc_cf_expect *e,
 	ndec = cf_decisions(env, &run, dec, CF_MAXPROCS * 2, &declines);
 	cf_kmsg(env, &run, &klines, killed, &nkilled);
 	if (ndec) {
-		/* the decisions' order; the first OOM: a victim and its group */
-		int nk = 0;
+		/*
+		 * The decisions' order; the first OOM: a victim and its group,
+		 * whose members' kill lines follow the victim's in the log
+		 */
+		pid_t lines[CF_MAXPROCS * 4];
+		int nlines = nkilled, nk = 0, j;
 
+		memcpy(lines, killed, sizeof(lines[0]) * nlines);
 		for (i = 0; i < ndec; i++) {
+			unsigned int g = dec[i].group;
+
 			if (!strcmp(dec[i].outcome, "would-kill"))
 				continue;
-			if (nk && !first_oom && strcmp(dec[i].outcome, "group-killed"))
+			if (nk && !first_oom)
 				first_oom = nk;
 			killed[nk++] = dec[i].pid;
+			for (j = 0; j < nlines && lines[j] != dec[i].pid; j++)
+				;
+			for (j++; g && j < nlines && nk < CF_MAXPROCS * 4; j++, g--)
+				killed[nk++] = lines[j];
 		}
 		if (nk) {
 			nkilled = nk;
