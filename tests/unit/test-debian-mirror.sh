@@ -43,7 +43,7 @@ conf() {
 # third party's list first in sources.list.d
 conf oneline
 cat >"$t/oneline/sources.list" <<'EOF'
-# deb http://deb.debian.org/debian bookworm main
+# deb http://old.example.org/debian bookworm main
 deb-src http://src.example.org/debian bookworm main
 deb [arch=amd64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://mirror.example.org/debian/ bookworm main contrib
 deb http://mirror.example.org/debian bookworm-updates main
@@ -106,6 +106,26 @@ printf '%s\n' 'deb http://m.example.org/debian stable-updates main' \
 	'deb http://s.example.org/ buster/updates main' >"$t/old/sources.list"
 is "stable-updates is the archive" http://m.example.org/debian "$dm" archive
 is "buster/updates is the security archive" http://s.example.org "$dm" security
+
+# Debian's cloud images: apt's mirror+file: method, a file of mirrors
+conf cloud
+mkdir -p "$t/cloud/mirrors"
+printf '%s\n' '# the cloud mirror' 'http://cloud-mirror.example.org/debian/	priority:1' 'http://second.example.org/debian' \
+	>"$t/cloud/mirrors/debian.list"
+echo 'http://cloud-mirror.example.org/debian-security' >"$t/cloud/mirrors/debian-security.list"
+cat >"$t/cloud/sources.list.d/debian.sources" <<EOF
+Types: deb
+URIs: mirror+file://$t/cloud/mirrors/debian.list
+Suites: trixie trixie-updates trixie-backports
+Components: main
+
+Types: deb
+URIs: mirror+file://$t/cloud/mirrors/debian-security.list
+Suites: trixie-security
+Components: main
+EOF
+is "mirror+file: (cloud images): the first mirror of its file" http://cloud-mirror.example.org/debian "$dm" archive
+is "mirror+file: for the security archive" http://cloud-mirror.example.org/debian-security "$dm" security
 
 # no Debian source: an error that names the variable
 conf none
