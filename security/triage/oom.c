@@ -69,30 +69,74 @@ static enum triage_outcome triage_oc_outcome(const struct oom_control *oc)
 	return oc->policy_data & TRIAGE_DATA_OUTCOME;
 }
 
-/* Look the label up, and remember its verdict for the next OOM */
-static noinline void triage_oom_lookup(const struct triage_loaded *l,
-				       const struct triage_table *t,
-				       u32 secid, u64 serial,
-				       struct triage_task *tt,
-				       struct oom_select_verdict *verdict)
+/* A protect rule's budget, in pages; 0 for none */
+static unsigned long triage_rule_budget(const struct triage_loaded *l,
+					int rule)
+{
+	return (unsigned long)l->policy->rules[rule].budget_mib <<
+	       (20 - PAGE_SHIFT);
+}
+
+/*
+ * What the OOM killer counts for @p (oom_badness() before oom_score_adj):
+ * resident and swapped-out pages and page tables.
+ */
+static unsigned long triage_task_pages(struct task_struct *p)
+{
+	unsigned long pages;
+
+	p = find_lock_task_mm(p);
+	if (!p)
+		return 0;
+	pages = get_mm_rss(p->mm) + get_mm_counter(p->mm, MM_SWAPENTS) +
+		mm_pgtables_bytes(p->mm) / PAGE_SIZE;
+	task_unlock(p);
+	return pages;
+}
+
+/*
+ * A protected task beyond its rule's budget is ordinary: a protected
+ * service that leaks must not take the machine with it.
+ */
+static void triage_apply_budget(struct task_struct *p, unsigned long budget,
+				struct oom_select_verdict *verdict)
+{
+	if (budget && verdict->protect && triage_task_pages(p) > budget)
+		verdict->protect = false;
+}
+
+/*
+ * Look the label up, and remember its verdict for the next OOM.  Returns
+ * the matching rule's budget.
+ */
+static noinline unsigned long triage_oom_lookup(const struct triage_loaded *l,
+						const struct triage_table *t,
+						u32 secid, u64 serial,
+						struct triage_task *tt,
+						struct oom_select_verdict *verdict)
 {
 	int rule = triage_rule_of_secid(l, t, secid);
+	unsigned long budget = 0;
 
 	if (unlikely(rule == TRIAGE_RULE_MISS)) {
 		/* counted where an OOM decides; learnt for the next one */
 		atomic_long_inc(&triage_counters.label_misses);
 		triage_learn_later();
-		return;
+		return 0;
 	}
-	if (rule >= 0)
+	if (rule >= 0) {
 		*verdict = l->verdicts[rule];
+		budget = triage_rule_budget(l, rule);
+	}
 	/* the initial credentials have no serial: looked up every time */
 	if (serial) {
 		tt->cred_serial = serial;
 		tt->secid = secid;
 		tt->table_gen = t->gen;
 		tt->verdict = *verdict;
+		tt->budget = budget;
 	}
+	return budget;
 }
 
 /*
@@ -110,15 +154,19 @@ triage_oom_verdict(const struct triage_loaded *l, struct task_struct *p,
 	u64 serial = triage_cred(rcu_dereference(p->real_cred))->serial;
 	struct triage_task *tt = triage_task(p);
 	u32 secid = triage_task_secid(p);
+	unsigned long budget;
 
 	lockdep_assert_held(&oom_lock);
 	if (likely(tt->table_gen == t->gen && tt->cred_serial == serial &&
 		   tt->secid == secid)) {
 		*verdict = tt->verdict;
-		return;
+		budget = tt->budget;
+	} else {
+		/* out of line: the selection's path keeps few registers */
+		budget = triage_oom_lookup(l, t, secid, serial, tt, verdict);
 	}
-	/* out of line: the selection's path keeps few registers */
-	triage_oom_lookup(l, t, secid, serial, tt, verdict);
+	if (unlikely(budget))
+		triage_apply_budget(p, budget, verdict);
 }
 
 /**
@@ -156,8 +204,10 @@ int triage_oom_select(struct task_struct *p, const struct oom_control *oc,
 		return 0;
 	}
 	rule = triage_rule_of(l, p);
-	if (rule >= 0)
+	if (rule >= 0) {
 		*verdict = l->verdicts[rule];
+		triage_apply_budget(p, triage_rule_budget(l, rule), verdict);
+	}
 	return 0;
 }
 

@@ -56,6 +56,7 @@ enum triage_setting {
 /* bits of a rule's "seen" mask beyond the matcher fields */
 #define TRIAGE_SEEN_RANK	BIT(TRIAGE_NR_FIELDS)
 #define TRIAGE_SEEN_GROUP	BIT(TRIAGE_NR_FIELDS + 1)
+#define TRIAGE_SEEN_BUDGET	BIT(TRIAGE_NR_FIELDS + 2)
 #define TRIAGE_SEEN_MATCHERS	(BIT(TRIAGE_NR_FIELDS) - 1)
 
 struct triage_parser {
@@ -613,6 +614,68 @@ static int triage_group(struct triage_parser *p, struct triage_rule *rule,
 	return 0;
 }
 
+/*
+ * "budget=SIZE" of a protect rule: a whole number of mebibytes, gibibytes
+ * or tebibytes ("512M", "4G", "1T"), the unit always written.
+ */
+static int triage_budget(struct triage_parser *p, struct triage_rule *rule,
+			 unsigned long *seen)
+{
+	struct triage_token *t = &p->tok;
+	char shown[TRIAGE_SHOW_MAX + 8];
+	unsigned long long mib = 0;
+	unsigned int shift;
+	size_t i;
+	int ret;
+
+	if (rule->verdict != TRIAGE_VERDICT_PROTECT)
+		return triage_fail(p->err, &t->start, -EINVAL,
+				   "option 'budget' is only valid on protect");
+	if (*seen & TRIAGE_SEEN_BUDGET)
+		return triage_fail(p->err, &t->start, -EINVAL,
+				   "duplicate option 'budget'");
+	*seen |= TRIAGE_SEEN_BUDGET;
+
+	ret = triage_value(p, "budget");
+	if (ret)
+		return ret;
+	switch (t->len ? t->text[t->len - 1] : 0) {
+	case 'M':
+		shift = 0;
+		break;
+	case 'G':
+		shift = 10;
+		break;
+	case 'T':
+		shift = 20;
+		break;
+	default:
+		return triage_fail(p->err, &t->start, -EINVAL,
+				   "invalid budget %s (a size such as 512M, 4G or 1T)",
+				   triage_show(t, shown, sizeof(shown)));
+	}
+	/* as everywhere in the language, a number may have a sign */
+	i = t->len > 2 && t->text[0] == '+';
+	for (; i + 1 < t->len; i++) {
+		if (t->text[i] < '0' || t->text[i] > '9')
+			return triage_fail(p->err, &t->start, -EINVAL,
+					   "invalid budget %s (a size such as 512M, 4G or 1T)",
+					   triage_show(t, shown, sizeof(shown)));
+		if (mib <= TRIAGE_BUDGET_MAX_MIB)
+			mib = mib * 10 + (t->text[i] - '0');
+	}
+	if (t->len < 2)
+		return triage_fail(p->err, &t->start, -EINVAL,
+				   "invalid budget %s (a size such as 512M, 4G or 1T)",
+				   triage_show(t, shown, sizeof(shown)));
+	mib <<= shift;
+	if (!mib || mib > TRIAGE_BUDGET_MAX_MIB)
+		return triage_fail(p->err, &t->start, -EINVAL,
+				   "budget out of range 1M..16T");
+	rule->budget_mib = mib;
+	return 0;
+}
+
 /* The current token is a word that names no matcher or option here. */
 static int triage_unknown_item(struct triage_parser *p)
 {
@@ -641,6 +704,8 @@ static int triage_item(struct triage_parser *p, struct triage_rule *rule,
 		return triage_rank(p, rule, seen);
 	if (!strcmp(t->text, "group"))
 		return triage_group(p, rule, seen);
+	if (!strcmp(t->text, "budget"))
+		return triage_budget(p, rule, seen);
 	return triage_unknown_item(p);
 }
 
@@ -1169,6 +1234,17 @@ static void triage_out_rule(struct triage_out *o, const struct triage_rule *rule
 	}
 	if (rule->group)
 		triage_out_str(o, " group");
+	if (rule->budget_mib) {
+		unsigned int mib = rule->budget_mib;
+
+		if (!(mib % (1U << 20)))
+			snprintf(num, sizeof(num), " budget=%uT", mib >> 20);
+		else if (!(mib % (1U << 10)))
+			snprintf(num, sizeof(num), " budget=%uG", mib >> 10);
+		else
+			snprintf(num, sizeof(num), " budget=%uM", mib);
+		triage_out_str(o, num);
+	}
 }
 
 /**

@@ -20,6 +20,7 @@
 #define TRIAGE_RANK_MAX		1000
 #define TRIAGE_ADJUST_MIN	(-1000)
 #define TRIAGE_ADJUST_MAX	1000
+#define TRIAGE_BUDGET_MAX_MIB	(16U << 20)	/* budget=16T */
 #define TRIAGE_REASON_MAX	96
 #define TRIAGE_PRESSURE_MAX		16	/* pressure statements per policy */
 #define TRIAGE_PRESSURE_WINDOW_MIN_MS	500
@@ -76,6 +77,10 @@ enum triage_field {
  *          (%TRIAGE_VERDICT_ADJUST only, otherwise 0)
  * @rank: 0..%TRIAGE_RANK_MAX, higher dies first (sacrifice only, else 0)
  * @group: kill every task whose label matches together (sacrifice only)
+ * @budget_mib: protect only: the task is protected while the memory the
+ *              OOM killer counts for it (resident, swapped out, page
+ *              tables) is at most this many MiB, ordinary beyond; 0: no
+ *              budget, 1..%TRIAGE_BUDGET_MAX_MIB
  * @match: per field, the value to compare (exact string for user, role,
  *         type and range; a glob for label), or NULL for "any"
  * @line: line of the rule's keyword in the policy text, 1-based
@@ -85,6 +90,7 @@ struct triage_rule {
 	int adjust;
 	unsigned int rank;
 	bool group;
+	unsigned int budget_mib;
 	const char *match[TRIAGE_NR_FIELDS];
 	unsigned int line;
 };

@@ -56,6 +56,16 @@ static const struct triage_good_case triage_good_cases[] = {
 		"adjust +42 range=s0-s0:c0.c1023\n",
 	},
 	{
+		"protection with a budget, in its largest whole unit",
+		"protect type=postgresql_t budget=4096M\n"
+		"protect type=sshd_t budget=+1536M\n"
+		"protect budget=2048G type=big_t\n",
+		"mode enforce\nfallback classic\noom-score-adj override\n"
+		"protect type=postgresql_t budget=4G\n"
+		"protect type=sshd_t budget=1536M\n"
+		"protect type=big_t budget=2T\n",
+	},
+	{
 		"line continuation",
 		"sacrifice \\\n\ttype=batch_t \\\n\trank=1\\\n0\n",
 		"mode enforce\nfallback classic\noom-score-adj override\n"
@@ -125,6 +135,16 @@ static const struct triage_bad_case triage_bad_cases[] = {
 	  -EINVAL, 1, 16, "option 'rank' is only valid on sacrifice" },
 	{ "group on adjust", "adjust +1 type=x group\n",
 	  -EINVAL, 1, 18, "option 'group' is only valid on sacrifice" },
+	{ "budget on sacrifice", "sacrifice type=x budget=1G\n",
+	  -EINVAL, 1, 18, "option 'budget' is only valid on protect" },
+	{ "budget without a unit", "protect type=x budget=512\n",
+	  -EINVAL, 1, 23, "invalid budget '512' (a size such as 512M, 4G or 1T)" },
+	{ "budget of nothing", "protect type=x budget=0M\n",
+	  -EINVAL, 1, 23, "budget out of range 1M..16T" },
+	{ "budget too large", "protect type=x budget=17T\n",
+	  -EINVAL, 1, 23, "budget out of range 1M..16T" },
+	{ "budget twice", "protect type=x budget=1G budget=2G\n",
+	  -EINVAL, 1, 26, "duplicate option 'budget'" },
 	{ "unterminated string", "protect label=\"abc\n",
 	  -EINVAL, 1, 15, "unterminated string" },
 	{ "invalid escape", "protect label=\"\\n\"\n",

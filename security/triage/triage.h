@@ -65,6 +65,7 @@ struct triage_cred {
  * @secid: the label @verdict is for
  * @table_gen: generation of the table the label was matched in
  * @verdict: the verdict of the matching rule, zeroed when none matches
+ * @budget: the matching protect rule's budget in pages, 0 for none
  * @learn_work: learns the task's label on its way back to user space,
  *	after it prepared new credentials (lsm.c)
  * @learn_queued: @learn_work is queued; only the task itself sets and
@@ -80,6 +81,7 @@ struct triage_task {
 	u32 secid;
 	u32 table_gen;
 	struct oom_select_verdict verdict;
+	unsigned long budget;
 	struct callback_head learn_work;
 	bool learn_queued;
 };
