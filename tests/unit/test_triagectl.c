@@ -485,7 +485,7 @@ static void test_check_json(void **state)
 	r = run(f, "--json", "check", f->file, "--selinux-policy",
 		TRIAGE_TEST_SELINUX);
 	assert_int_equal(r.rc, 1);
-	assert_contains(r.out, "\"ok\":false,\"rules\":1,\"pressure_statements\":0,\"errors\":1,\"warnings\":0,"
+	assert_contains(r.out, "\"ok\":false,\"rules\":1,\"pressure_statements\":0,\"budgets\":[],\"errors\":1,\"warnings\":0,"
 			"\"diagnostics\":[{\"line\":1,\"column\":14,\"severity\":\"error\","
 			"\"message\":\"unknown SELinux type 'web_tt' (did you mean 'web_t'?)\"}],"
 			"\"error\":{\"exit\":1,\"kind\":\"error\",\"message\":\"");
@@ -916,7 +916,7 @@ static void test_rank(void **state)
 	assert_contains(r.out, "{\"schema_version\":1,\"command\":\"rank\",\"candidates\":[{\"rank\":1,\"pid\":211,\"tier\":\"sacrifice\",\"srank\":900,\"points\":1483,"
 			"\"verdict\":\"sacrifice\",\"rule\":2,"
 			"\"label\":\"system_u:system_r:batch_t:s0\",\"comm\":\"tr-hog\","
-			"\"why\":\"sacrifice type=batch_t rank=900 group\"},\n");
+			"\"why\":\"sacrifice type=batch_t rank=900 group\",\"beyond_budget\":false},\n");
 	assert_contains(r.out, "{\"rank\":null,\"pid\":198,\"tier\":\"protected\",\"srank\":null,\"points\":null,");
 	run_free(&r);
 
@@ -3064,7 +3064,7 @@ static void test_check_pressure(void **state)
 	run_free(&r);
 	r = run(f, "--json", "check", f->file, "--no-selinux");
 	assert_int_equal(r.rc, 0);
-	assert_contains(r.out, "\"ok\":true,\"rules\":3,\"pressure_statements\":2,\"errors\":0,\"warnings\":1,"
+	assert_contains(r.out, "\"ok\":true,\"rules\":3,\"pressure_statements\":2,\"budgets\":[],\"errors\":0,\"warnings\":1,"
 			"\"diagnostics\":[{\"line\":1,\"column\":1,\"severity\":\"warning\","
 			"\"message\":\"the kernel has no PSI: pressure statements will never fire\"}]");
 	run_free(&r);
@@ -3347,6 +3347,423 @@ static void test_examples(void **state)
 	globfree(&g);
 }
 
+/* ------------------------------------------------------------- budgets */
+
+/* protect ... budget=SIZE (policy/LANGUAGE.md, "Budgets") */
+static const char budget_policy[] =
+	"mode enforce\nfallback panic\noom-score-adj override\n"
+	"protect type=protected_t budget=32M\n"
+	"sacrifice type=batch_t rank=900 group\n"
+	"adjust -300 type=web_t\n";
+
+/* the kernel's ranking with pid 198 at @tier (protected or ordinary) */
+static void put_budget_ranking(struct fake *f, bool beyond)
+{
+	put(f->dir, "ranking", beyond ?
+	    "# rank\tpid\ttier\tsrank\tpoints\tverdict\trule\tlabel\tcomm\n"
+	    "1\t211\tsacrifice\t900\t1483\tsacrifice\t2\tsystem_u:system_r:batch_t:s0\ttr-hog\n"
+	    "2\t198\tordinary\t-\t12576\tprotect\t1\tsystem_u:system_r:protected_t:s0\ttr-hog\n"
+	    "3\t205\tordinary\t-\t10412\tadjust\t3\tsystem_u:system_r:web_t:s0\ttr-hog\n" :
+	    "# rank\tpid\ttier\tsrank\tpoints\tverdict\trule\tlabel\tcomm\n"
+	    "1\t211\tsacrifice\t900\t1483\tsacrifice\t2\tsystem_u:system_r:batch_t:s0\ttr-hog\n"
+	    "2\t205\tordinary\t-\t10412\tadjust\t3\tsystem_u:system_r:web_t:s0\ttr-hog\n"
+	    "-\t198\tprotected\t-\t-\tprotect\t1\tsystem_u:system_r:protected_t:s0\ttr-hog\n");
+}
+
+/* /proc/198/status with the three counters the OOM killer adds up */
+static void put_status(struct fake *f, const char *pid, unsigned long rss,
+		       unsigned long swap, unsigned long pte)
+{
+	char path[160], text[512];
+
+	snprintf(path, sizeof(path), "%s/%s", f->proc, pid);
+	snprintf(text, sizeof(text),
+		 "Name:\ttr-hog\nUmask:\t0022\nState:\tS (sleeping)\n"
+		 "VmPeak:\t  900000 kB\nVmSize:\t  800000 kB\nVmHWM:\t  %lu kB\n"
+		 "VmRSS:\t  %lu kB\nRssAnon:\t  1 kB\nRssFile:\t  2 kB\n"
+		 "VmData:\t  700000 kB\nVmPTE:\t  %lu kB\nVmSwap:\t  %lu kB\n"
+		 "Threads:\t1\n", rss, rss, pte, swap);
+	put(path, "status", text);
+}
+
+/*
+ * explain: the budget, the task's size as the OOM killer counts it (from
+ * /proc/PID/status, said so) and its standing, within or beyond.
+ */
+static void test_explain_budget(void **state)
+{
+	struct fake *f = *state;
+	char path[160], want[200];
+	long page = sysconf(_SC_PAGESIZE);
+	struct run r;
+
+	put(f->dir, "policy", budget_policy);
+
+	/* within: 16384 + 0 + 64 kB of 32 MiB */
+	put_budget_ranking(f, false);
+	put_status(f, "198", 16384, 0, 64);
+	r = run(f, "explain", "198");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "rule     1: protect type=protected_t budget=32M\n"
+			"verdict  protect\n"
+			"budget   32M: within it, so protected\n"
+			"size     16.1 MiB, as the OOM killer counts it: VmRSS 16384 kB + VmSwap 0 kB + VmPTE 64 kB (");
+	assert_contains(r.out, "/proc/198/status)\n"
+			"ranking  protected: never chosen");
+	assert_contains(r.out, "change   rule 1 protects it while it holds at most 32M;");
+	assert_not_contains(r.out, "note ");
+	run_free(&r);
+	r = run(f, "explain", "198", "--json");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "\"kernel_rule\":1,\"budget_bytes\":33554432,\"size_bytes\":16842752,"
+			"\"within_budget\":true,\"size_source\":\"status\",");
+	run_free(&r);
+
+	/* beyond: 49152 + 1024 + 128 kB */
+	put_budget_ranking(f, true);
+	put_status(f, "198", 49152, 1024, 128);
+	r = run(f, "explain", "198");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "verdict  protect\n"
+			"budget   32M: beyond it, so ordinary: ranked by its size like any other task\n"
+			"size     49.1 MiB, as the OOM killer counts it: VmRSS 49152 kB + VmSwap 1024 kB + VmPTE 128 kB (");
+	assert_contains(r.out, "ranking  2 of 3, tier ordinary, 12576 points\n");
+	assert_contains(r.out, "change   rule 1 protects it only while it holds at most 32M, and it holds more:");
+	run_free(&r);
+	r = run(f, "explain", "198", "--json");
+	assert_contains(r.out, "\"tier\":\"ordinary\",");
+	assert_contains(r.out, "\"budget_bytes\":33554432,\"size_bytes\":51511296,"
+			"\"within_budget\":false,\"size_source\":\"status\",");
+	run_free(&r);
+
+	/* exactly the budget is within (the kernel: beyond is more than SIZE) */
+	put_budget_ranking(f, false);
+	put_status(f, "198", 32768 - 96, 32, 64);
+	r = run(f, "explain", "198", "--json");
+	assert_contains(r.out, "\"size_bytes\":33554432,\"within_budget\":true,");
+	run_free(&r);
+
+	/* the kernel's ranking and /proc disagree: said, /proc's size shown */
+	put_budget_ranking(f, true);
+	put_status(f, "198", 1024, 0, 16);
+	r = run(f, "explain", "198");
+	assert_contains(r.out, "budget   32M: within it, so protected\n");
+	assert_contains(r.out, "note     the kernel's ranking lists it as ordinary (beyond its budget): its size crossed the budget between the two reads\n");
+	run_free(&r);
+
+	/* no status: statm's resident pages, a lower bound, said so */
+	snprintf(path, sizeof(path), "%s/198", f->proc);
+	put(path, "statm", "20000 12800 100 10 0 500 0\n");
+	snprintf(want, sizeof(want), "%s/status", path);
+	assert_int_equal(unlink(want), 0);
+	r = run(f, "explain", "198");
+	snprintf(want, sizeof(want), "size     at least %.1f MiB: 12800 resident pages of %ld bytes (",
+		 12800.0 * page / 1048576, page);
+	assert_contains(r.out, want);
+	assert_contains(r.out, "/proc/198/statm), without swap and page tables: ");
+	assert_contains(r.out, "/proc/198/status: No such file or directory\n");
+	if (12800 * page > (32 << 20))
+		assert_contains(r.out, "budget   32M: beyond it, so ordinary");
+	run_free(&r);
+	r = run(f, "explain", "198", "--json");
+	assert_contains(r.out, "\"size_source\":\"statm\"");
+	run_free(&r);
+	/* a lower bound within the budget: the kernel's ranking tells */
+	put(path, "statm", "20000 10 100 10 0 500 0\n");
+	put_budget_ranking(f, false);
+	r = run(f, "explain", "198");
+	assert_contains(r.out, "budget   32M: within it (the kernel's ranking), so protected\n");
+	run_free(&r);
+	/* and without the ranking: unknown */
+	deny_name = "ranking";
+	deny_errno = EACCES;
+	r = run(f, "explain", "198", "--json");
+	assert_contains(r.out, "\"within_budget\":null,\"size_source\":\"statm\",");
+	run_free(&r);
+	r = run(f, "explain", "198");
+	assert_contains(r.out, "budget   32M: within it or beyond: unknown (");
+	run_free(&r);
+	deny_name = NULL;
+
+	/* no memory of its own (a task on its way out): the kernel counts 0 */
+	put(path, "status", "Name:\ttr-hog\nState:\tZ (zombie)\nThreads:\t1\n");
+	r = run(f, "explain", "198");
+	assert_contains(r.out, "budget   32M: within it, so protected\n"
+			"size     0: no VmRSS in ");
+	run_free(&r);
+
+	/* no budget: no budget or size, null in JSON */
+	put(f->dir, "policy", active_policy);
+	put(f->dir, "ranking", ranking_text);
+	r = run(f, "explain", "198");
+	assert_not_contains(r.out, "budget");
+	assert_not_contains(r.out, "size ");
+	run_free(&r);
+	r = run(f, "explain", "211", "--json");
+	assert_contains(r.out, "\"budget_bytes\":null,\"size_bytes\":null,\"within_budget\":null,\"size_source\":null,");
+	run_free(&r);
+}
+
+/* rank: a protected-by-rule task beyond its budget is marked so */
+static void test_rank_budget(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	put(f->dir, "policy", budget_policy);
+	put_budget_ranking(f, true);
+	r = run(f, "rank");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "2     198  ordinary   -      12576   protect    1     tr-hog  system_u:system_r:protected_t:s0  "
+			"protect type=protected_t budget=32M (beyond budget 32M: ordinary)\n");
+	assert_contains(r.out, "adjust -300 type=web_t\n");
+	run_free(&r);
+	r = run(f, "rank", "--json");
+	assert_contains(r.out, "\"pid\":198,\"tier\":\"ordinary\",");
+	assert_contains(r.out, "\"why\":\"protect type=protected_t budget=32M\",\"beyond_budget\":true}");
+	assert_contains(r.out, "\"why\":\"sacrifice type=batch_t rank=900 group\",\"beyond_budget\":false}");
+	run_free(&r);
+
+	/* within: protected, no note */
+	put_budget_ranking(f, false);
+	r = run(f, "rank");
+	assert_contains(r.out, "protect type=protected_t budget=32M\n");
+	assert_not_contains(r.out, "beyond");
+	run_free(&r);
+	r = run(f, "rank", "--json");
+	assert_contains(r.out, "\"why\":\"protect type=protected_t budget=32M\",\"beyond_budget\":false}");
+	run_free(&r);
+
+	/* the policy unreadable: the kernel's tier still tells */
+	put_budget_ranking(f, true);
+	deny_name = "policy";
+	deny_errno = EACCES;
+	r = run(f, "rank");
+	assert_contains(r.out, "(beyond its budget: ordinary)\n");
+	run_free(&r);
+	deny_name = NULL;
+
+	/* the format before tiers: a protect verdict with a rank */
+	put(f->dir, "ranking",
+	    "# rank\tpid\tpoints\tverdict\trule\tlabel\tcomm\n"
+	    "1\t198\t12576\tprotect\t1\tsystem_u:system_r:protected_t:s0\ttr-hog\n"
+	    "-\t199\t-\tprotect\t1\tsystem_u:system_r:protected_t:s0\ttr-hog\n");
+	r = run(f, "rank", "--json");
+	assert_contains(r.out, "\"pid\":198,");
+	assert_contains(r.out, "\"beyond_budget\":true},\n{\"rank\":null,\"pid\":199,");
+	assert_contains(r.out, "\"beyond_budget\":false}]");
+	run_free(&r);
+}
+
+/* the fake /proc/meminfo: 15.6 GiB of RAM and 2 GiB of swap */
+static void put_meminfo(struct fake *f)
+{
+	put(f->proc, "meminfo",
+	    "MemTotal:       16318480 kB\nMemFree:         1000000 kB\n"
+	    "MemAvailable:    9000000 kB\nSwapCached:            0 kB\n"
+	    "SwapTotal:       2097148 kB\nSwapFree:        2097148 kB\n");
+}
+
+/*
+ * check: a budget beyond the machine's RAM and swap can never be
+ * exceeded (a unit mistake?); the summary counts the rules with one.
+ */
+static void test_check_budget(void **state)
+{
+	static const char policy[] =
+		"protect type=protected_t budget=64G\n"
+		"protect type=web_t budget=4G\n"
+		"sacrifice type=batch_t\n";
+	struct fake *f = *state;
+	char path[160];
+	struct run r;
+
+	put_meminfo(f);
+	put(f->dir, "in.policy", policy);
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.err, "in.policy:1:33: warning: budget=64G is more than this system's memory and swap together (17.6 GiB): "
+			"no process can exceed it, so the rule protects at any size (a unit mistake? M, G and T are MiB, GiB and TiB)\n");
+	assert_not_contains(r.err, "budget=4G is more");
+	assert_contains(r.out, "in.policy: ok, 3 rules, 2 protect rules with a budget, 1 warning\n");
+	run_free(&r);
+	r = run(f, "--json", "check", f->file, "--no-selinux");
+	assert_contains(r.out, "\"rules\":3,\"pressure_statements\":0,\"budgets\":["
+			"{\"rule\":1,\"line\":1,\"budget\":\"64G\",\"budget_bytes\":68719476736},"
+			"{\"rule\":2,\"line\":2,\"budget\":\"4G\",\"budget_bytes\":4294967296}],\"errors\":0,\"warnings\":1,");
+	run_free(&r);
+
+	/* not against this system (--selinux-policy), or no meminfo: no warning */
+	r = check(f, policy);
+	assert_int_equal(r.rc, 0);
+	assert_not_contains(r.err, "is more than");
+	assert_contains(r.out, "in.policy: ok, 3 rules, 2 protect rules with a budget, 0 warnings\n");
+	run_free(&r);
+	snprintf(path, sizeof(path), "%s/meminfo", f->proc);
+	assert_int_equal(unlink(path), 0);
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_string_equal(r.err, "");
+	run_free(&r);
+
+	/* one budget: singular; none: the summary as before */
+	put_meminfo(f);
+	put(f->dir, "in.policy", "protect type=web_t budget=+1536M\nsacrifice type=batch_t\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_contains(r.out, "in.policy: ok, 2 rules, 1 protect rule with a budget, 0 warnings\n");
+	run_free(&r);
+	r = run(f, "--json", "check", f->file, "--no-selinux");
+	assert_contains(r.out, "\"budgets\":[{\"rule\":1,\"line\":1,\"budget\":\"1536M\",\"budget_bytes\":1610612736}]");
+	run_free(&r);
+	put(f->dir, "in.policy", "protect type=web_t\n");
+	r = run(f, "check", f->file, "--no-selinux");
+	assert_contains(r.out, "in.policy: ok, 1 rule, 0 warnings\n");
+	run_free(&r);
+	r = run(f, "--json", "check", f->file, "--no-selinux");
+	assert_contains(r.out, "\"budgets\":[],");
+	run_free(&r);
+
+	/* a misspelt budget gets its suggestion; on pressure, what it takes */
+	expect_diag(f, "protect type=web_t budgte=4G\n", 1,
+		    "1:20: error: unknown matcher 'budgte' (did you mean 'budget'?)");
+	expect_diag(f, "pressure some 10% 1s budget=4G\n", 1,
+		    "1:22: error: unknown matcher 'budget' (a pressure statement takes only cgroup=)");
+}
+
+/* load: a budget added or changed changes a running task's verdict */
+static void test_load_budget(void **state)
+{
+	struct fake *f = *state;
+	struct run r;
+
+	put(f->dir, "in.policy", "protect type=protected_t budget=4G\n"
+	    "sacrifice type=batch_t rank=900 group\nadjust -300 type=web_t\n");
+	r = run(f, "load", f->file, "--no-selinux", "--dry-run");
+	assert_int_equal(r.rc, 0);
+	assert_contains(r.out, "  pid 198 (tr-hog, system_u:system_r:protected_t:s0): protect -> protect budget=4G\n");
+	run_free(&r);
+}
+
+/* Text of a man page without its roff: fonts, escapes and macros gone. */
+static char *deroff(const char *path)
+{
+	char *src = tc_read_file(path, 1 << 20, NULL), *out, *o, *line, *save = NULL;
+
+	assert_non_null(src);
+	out = o = calloc(1, strlen(src) * 2 + 1);
+	assert_non_null(out);
+	for (line = strtok_r(src, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *p = line;
+		bool macro = *p == '.', alt = false, q = false;
+
+		if (!strncmp(p, ".\\\"", 3))
+			continue;
+		if (macro) {
+			size_t n = strcspn(p, " ");
+
+			/* .BI, .BR, .IR ...: the arguments alternate, unspaced */
+			alt = n == 3 && strchr("BIR", p[1]) && strchr("BIR", p[2]);
+			p += n;
+			while (*p == ' ')
+				p++;
+		}
+		for (; *p; p++) {
+			if (macro && *p == '"') {
+				q = !q;
+			} else if (macro && *p == ' ' && !q) {
+				if (!alt)
+					*o++ = ' ';
+				while (p[1] == ' ')
+					p++;
+			} else if (*p == '\\' && p[1] == 'f' && p[2]) {
+				p += 2;
+			} else if (*p == '\\' && p[1] == '(' && p[2] && p[3]) {
+				*o++ = !strncmp(p + 2, "aq", 2) ? '\'' :
+				       !strncmp(p + 2, "dq", 2) ? '"' :
+				       !strncmp(p + 2, "ga", 2) ? '`' : '?';
+				p += 3;
+			} else if (*p == '\\' && p[1] == '-') {
+				*o++ = '-';
+				p++;
+			} else if (*p == '\\' && p[1] == 'e') {
+				*o++ = '\\';
+				p++;
+			} else if (*p == '\\' && (p[1] == '&' || p[1] == ' ')) {
+				if (p[1] == ' ')
+					*o++ = ' ';
+				p++;
+			} else {
+				*o++ = *p;
+			}
+		}
+		*o++ = ' ';
+	}
+	*o = '\0';
+	free(src);
+	return out;
+}
+
+/*
+ * triage-policy(5) and triagectl(8) describe budgets as
+ * policy/LANGUAGE.md does: the syntax, the sizes, what is counted, the
+ * canonical form, every error about a budget; what explain, rank and
+ * check show.
+ */
+static void test_man_budget(void **state)
+{
+	static const char *const policy5[] = {
+		"protect MATCHER... [budget=SIZE]",
+		"512M, 4G, 1T: a whole number of MiB, GiB or TiB, 1M..16T",
+		"as the OOM killer counts it (resident, swapped out and page tables), is at most SIZE",
+		"beyond it the task is ordinary, ranked by its size like any other",
+		"The budget is per process, not per label or service",
+		"/proc/PID/oom_score and ranking show the standing at once",
+		"then budget=SIZE in its largest whole unit (budget=4096M is budget=4G)",
+		"Early action never takes a protected task beyond its budget",
+		"duplicate option 'budget'",
+	};
+	static const char *const policy8[] = {
+		"budget=SIZE",
+		"VmRSS + VmSwap + VmPTE",
+		"/proc/PID/statm",
+		"\"budget_bytes\"", "\"size_bytes\"", "\"within_budget\"",
+		"\"size_source\"", "\"beyond_budget\"", "\"budgets\"",
+		"(beyond budget 4G: ordinary)",
+		"is more than this system's memory and swap together",
+		"protect rules with a budget",
+	};
+	char *lang = get(TRIAGE_USERSPACE_DIR "/../policy", "LANGUAGE.md");
+	char *m5 = deroff(TRIAGE_USERSPACE_DIR "/man/triage-policy.5");
+	char *m8 = deroff(TRIAGE_USERSPACE_DIR "/man/triagectl.8");
+	const char *p;
+	size_t i, nerr = 0;
+
+	(void)state;
+	for (i = 0; i < sizeof(policy5) / sizeof(policy5[0]); i++)
+		assert_contains(m5, policy5[i]);
+	for (i = 0; i < sizeof(policy8) / sizeof(policy8[0]); i++)
+		assert_contains(m8, policy8[i]);
+	/* LANGUAGE.md's rule and error tables: what names budget */
+	for (p = lang; (p = strstr(p, "\n| `")); p++) {
+		const char *b = p + 4, *e = strstr(b, "` |");
+		char reason[200];
+
+		if (!e || (size_t)(e - b) >= sizeof(reason) || memchr(b, '\n', e - b))
+			continue;
+		memcpy(reason, b, e - b);
+		reason[e - b] = '\0';
+		if (!strstr(reason, "budget"))
+			continue;
+		assert_contains(m5, reason);
+		nerr++;
+	}
+	/* protect MATCHER... [budget=SIZE] and the three errors */
+	assert_int_equal(nerr, 4);
+	free(lang);
+	free(m5);
+	free(m8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -3407,6 +3824,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rank_explain_enforced, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status_debian_kernel_newer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status_smack, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_explain_budget, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rank_budget, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_budget, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_budget, setup, teardown),
+		cmocka_unit_test(test_man_budget),
 	};
 
 	return cmocka_run_group_tests_name("triagectl", tests, NULL, NULL);

@@ -411,7 +411,8 @@ static const char *const tc_keywords[] = {
 	"pressure", NULL,
 };
 static const char *const tc_matchers[] = {
-	"user", "role", "type", "range", "label", "rank", "cgroup", NULL,
+	"user", "role", "type", "range", "label", "rank", "budget", "cgroup",
+	NULL,
 };
 static const char *const tc_options[] = { "group", "rank", NULL };
 static const char *const tc_modes[] = { "enforce", "permissive", NULL };
@@ -637,6 +638,65 @@ static void tc_check_shared_domains(const char *text, size_t len,
 	free(warned);
 }
 
+/*
+ * The memory of the system of /proc @proc that a process can hold at
+ * most: RAM and swap (/proc/meminfo's MemTotal and SwapTotal), in kB;
+ * false when unknown.
+ */
+static bool tc_mem_and_swap_kb(const char *proc, unsigned long long *kb)
+{
+	char *path = tc_path(proc, "meminfo");
+	char *text = tc_read_file(path, 1 << 16, NULL);
+	unsigned long long mem = 0, swap = 0;
+	bool have_mem = false;
+	const char *p;
+
+	free(path);
+	for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (!strncmp(p, "MemTotal:", 9)) {
+			mem = strtoull(p + 9, NULL, 10);
+			have_mem = true;
+		} else if (!strncmp(p, "SwapTotal:", 10)) {
+			swap = strtoull(p + 10, NULL, 10);
+		}
+	}
+	free(text);
+	*kb = mem + swap;
+	return have_mem && mem;
+}
+
+/*
+ * A budget no process of this system can exceed (more than its RAM and
+ * swap together) never ends the protection: most likely a unit mistake
+ * (budget=64G meant for 64M).  Only when checking against this system.
+ */
+static void tc_check_budgets(const char *text, size_t len,
+			     const struct tc_check_opts *o,
+			     const struct triage_policy *p,
+			     struct tc_check *res)
+{
+	unsigned long long kb;
+	unsigned int i;
+
+	if (!o->proc || !tc_mem_and_swap_kb(o->proc, &kb))
+		return;
+	for (i = 0; i < p->nr_rules; i++) {
+		const struct triage_rule *r = &p->rules[i];
+		char b[32], total[48];
+		unsigned int l, c;
+
+		if (!r->budget_mib ||
+		    (unsigned long long)r->budget_mib * 1024 <= kb)
+			continue;
+		tc_budget_text(r->budget_mib, b, sizeof(b));
+		tc_size_text(kb * 1024, total, sizeof(total));
+		tc_locate(text, len, r->line, "budget", &l, &c);
+		tc_diag(res, l, c, TC_WARNING,
+			"budget=%s is more than this system's memory and swap together (%s): no process can exceed it, so the rule protects at any size (a unit mistake? M, G and T are MiB, GiB and TiB)",
+			b, total);
+	}
+}
+
 /* Warnings about the policy as a whole. */
 static void tc_check_policy(const char *text, size_t len,
 			    const struct tc_check_opts *o,
@@ -657,6 +717,7 @@ static void tc_check_policy(const char *text, size_t len,
 		tc_diag(res, line, tc_keyword_column(text, len, line),
 			TC_WARNING, TC_NO_PSI);
 	}
+	tc_check_budgets(text, len, o, p, res);
 	for (i = 0; i < p->nr_rules; i++) {
 		const struct triage_rule *r = &p->rules[i];
 
@@ -833,7 +894,7 @@ void tc_check_print(FILE *f, const char *file, const struct tc_check *res,
 void tc_check_json(FILE *f, const char *file, const char *selinux,
 		   const struct tc_check *res, bool comma)
 {
-	size_t i;
+	size_t i, n;
 
 	fputs(comma ? ",\"file\":" : "\"file\":", f);
 	tc_json_str(f, file);
@@ -842,11 +903,24 @@ void tc_check_json(FILE *f, const char *file, const char *selinux,
 		tc_json_str(f, selinux);
 	else
 		fputs("null", f);
-	fprintf(f, ",\"ok\":%s,\"rules\":%u,\"pressure_statements\":%u,\"errors\":%u,\"warnings\":%u,\"diagnostics\":[",
+	fprintf(f, ",\"ok\":%s,\"rules\":%u,\"pressure_statements\":%u,\"budgets\":[",
 		res->errors ? "false" : "true",
 		res->policy ? res->policy->nr_rules : 0,
-		res->policy ? res->policy->nr_pressure : 0, res->errors,
-		res->warnings);
+		res->policy ? res->policy->nr_pressure : 0);
+	/* the protect rules with a budget */
+	for (i = 0, n = 0; res->policy && i < res->policy->nr_rules; i++) {
+		const struct triage_rule *r = &res->policy->rules[i];
+		char b[32];
+
+		if (!r->budget_mib)
+			continue;
+		tc_budget_text(r->budget_mib, b, sizeof(b));
+		fprintf(f, "%s{\"rule\":%zu,\"line\":%u,\"budget\":\"%s\",\"budget_bytes\":%llu}",
+			n++ ? "," : "", i + 1, r->line, b,
+			(unsigned long long)r->budget_mib << 20);
+	}
+	fprintf(f, "],\"errors\":%u,\"warnings\":%u,\"diagnostics\":[",
+		res->errors, res->warnings);
 	for (i = 0; i < res->ndiags; i++) {
 		const struct tc_diag *d = &res->diags[i];
 

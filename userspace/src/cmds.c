@@ -259,6 +259,21 @@ static const char *tc_pressure_count(const struct triage_policy *p)
 	return buf;
 }
 
+/* ", 2 protect rules with a budget" (none: ""), for check's summary */
+static const char *tc_budget_count(const struct triage_policy *p)
+{
+	static char buf[48];
+	unsigned int i, n = 0;
+
+	for (i = 0; p && i < p->nr_rules; i++)
+		n += p->rules[i].budget_mib != 0;
+	if (!n)
+		return "";
+	snprintf(buf, sizeof(buf), ", %u protect rule%s with a budget", n,
+		 n == 1 ? "" : "s");
+	return buf;
+}
+
 /* ------------------------------------------------------------ check */
 
 /* Two options given that exclude each other: say so (a usage error). */
@@ -423,9 +438,10 @@ int tc_cmd_check(struct tc_ctx *ctx, int argc, char **argv)
 				res.errors == 1 ? "" : "s", res.warnings,
 				res.warnings == 1 ? "" : "s");
 		else if (ctx->verbosity >= 0)
-			fprintf(ctx->out, "%s: ok, %u rule%s%s, %u warning%s\n",
+			fprintf(ctx->out, "%s: ok, %u rule%s%s%s, %u warning%s\n",
 				tc_esc(name), res.policy->nr_rules,
 				res.policy->nr_rules == 1 ? "" : "s",
+				tc_budget_count(res.policy),
 				tc_pressure_count(res.policy), res.warnings,
 				res.warnings == 1 ? "" : "s");
 	}
@@ -540,8 +556,15 @@ static void tc_verdict_of(const struct triage_policy *p, const char *label,
 			 r->group ? " group" : "");
 	else if (r->verdict == TRIAGE_VERDICT_ADJUST)
 		snprintf(buf, n, "adjust %+d", r->adjust);
-	else
+	else if (r->budget_mib) {
+		char b[32];
+
+		tc_budget_text(r->budget_mib, b, sizeof(b));
+		snprintf(buf, n, "%s budget=%s",
+			 triage_verdict_name(r->verdict), b);
+	} else {
 		snprintf(buf, n, "%s", triage_verdict_name(r->verdict));
+	}
 }
 
 /*

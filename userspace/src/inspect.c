@@ -86,7 +86,7 @@ static void tc_json_cell(FILE *f, const char *h, const char *v)
  */
 static void tc_json_row(FILE *f, const struct tc_table *t, size_t r,
 			const char *const *keys, const char *extra_key,
-			const char *extra)
+			const char *extra, const char *tail)
 {
 	unsigned int c, k, n = 0;
 
@@ -112,6 +112,8 @@ static void tc_json_row(FILE *f, const struct tc_table *t, size_t r,
 		fputc(':', f);
 		tc_json_str(f, extra);
 	}
+	if (tail)
+		fputs(tail, f);
 	fputc('}', f);
 }
 
@@ -126,6 +128,53 @@ static const char *const tc_decision_keys[] = {
 };
 
 /* ------------------------------------------------------------ rank */
+
+/*
+ * Row @r is a task a protect rule decides that the kernel ranks as an
+ * ordinary task: it is beyond its rule's budget (protect outranks every
+ * other verdict, so nothing else takes a protection away).  Before tiers
+ * the ranking gave protected tasks rank "-".
+ */
+static bool tc_beyond_budget(const struct tc_table *t, size_t r)
+{
+	if (strcmp(tc_table_get(t, r, "verdict"), "protect"))
+		return false;
+	if (tc_table_col(t, "tier") >= 0)
+		return strcmp(tc_table_get(t, r, "tier"), "protected") != 0;
+	return strcmp(tc_table_get(t, r, "rank"), "-") != 0;
+}
+
+/* The budget of the rule numbered @rule ("1") of @pol, in MiB; 0: none */
+static unsigned int tc_rule_budget(const struct triage_policy *pol,
+				   const char *rule)
+{
+	char *end;
+	unsigned long n = strtoul(rule, &end, 10);
+
+	if (!pol || *end || end == rule || n < 1 || n > pol->nr_rules)
+		return 0;
+	return pol->rules[n - 1].budget_mib;
+}
+
+/* WHY of a row beyond its budget: the rule, and a note that says so */
+static char *tc_why_beyond(const struct triage_policy *pol, const char *rule,
+			   char *why)
+{
+	unsigned int mib = tc_rule_budget(pol, rule);
+	size_t n = strlen(why) + 64;
+	char *s = tc_xmalloc(n), b[32];
+
+	if (mib) {
+		tc_budget_text(mib, b, sizeof(b));
+		snprintf(s, n, "%s%s(beyond budget %s: ordinary)", why,
+			 *why ? " " : "", b);
+	} else {
+		snprintf(s, n, "%s%s(beyond its budget: ordinary)", why,
+			 *why ? " " : "");
+	}
+	free(why);
+	return s;
+}
 
 int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv)
 {
@@ -167,7 +216,10 @@ int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv)
 		fputs(",\"candidates\":[", ctx->out);
 		for (r = 0; r < t.nrows; r++) {
 			fputs(r ? ",\n" : "", ctx->out);
-			tc_json_row(ctx->out, &t, r, tc_rank_keys, "why", why[r]);
+			tc_json_row(ctx->out, &t, r, tc_rank_keys, "why", why[r],
+				    tc_beyond_budget(&t, r) ?
+				    ",\"beyond_budget\":true" :
+				    ",\"beyond_budget\":false");
 		}
 		fputc(']', ctx->out);
 		tc_enforcement_json(ctx->out, enforced, nwhy);
@@ -182,6 +234,10 @@ int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv)
 		head[nc] = "WHY";
 		rows = tc_xmalloc((t.nrows + 1) * sizeof(*rows));
 		for (r = 0; r < t.nrows; r++) {
+			if (tc_beyond_budget(&t, r))
+				why[r] = tc_why_beyond(pol,
+						       tc_table_get(&t, r, "rule"),
+						       why[r]);
 			rows[r] = tc_xmalloc((nc + 1) * sizeof(char *));
 			for (c = 0; c < nc; c++)
 				rows[r][c] = tc_table_get(&t, r, use[c]);
@@ -205,7 +261,9 @@ int tc_cmd_rank(struct tc_ctx *ctx, int argc, char **argv)
 
 /* ------------------------------------------------------------ explain */
 
-static char *tc_proc_read(struct tc_ctx *ctx, const char *pid, const char *f)
+/* /proc/PID/F whole (up to @max bytes), or NULL with errno */
+static char *tc_proc_file(struct tc_ctx *ctx, const char *pid, const char *f,
+			  size_t max)
 {
 	char *dir = tc_path(ctx->proc, pid), *path = tc_path(dir, f);
 	char *text = NULL;
@@ -214,17 +272,96 @@ static char *tc_proc_read(struct tc_ctx *ctx, const char *pid, const char *f)
 	fd = ctx->open_file ? ctx->open_file(path, O_RDONLY | O_CLOEXEC) :
 			      open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
-		text = tc_read_fd(fd, 4096, NULL);
+		text = tc_read_fd(fd, max, NULL);
 	e = errno;
 
 	free(dir);
 	free(path);
+	errno = e;
+	return text;
+}
+
+/* the first line of /proc/PID/F */
+static char *tc_proc_read(struct tc_ctx *ctx, const char *pid, const char *f)
+{
+	char *text = tc_proc_file(ctx, pid, f, 4096);
+
 	if (text) {
 		/* attr/current may end in NUL and/or newline */
 		text[strcspn(text, "\n")] = '\0';
 	}
-	errno = e;
 	return text;
+}
+
+/*
+ * A task's size as the OOM killer counts it (oom_badness() before
+ * oom_score_adj, what a protect rule's budget is compared with):
+ * resident pages, swap entries and page tables.  /proc/PID/status has
+ * all three (VmRSS, VmSwap, VmPTE, in kB, from the same counters); when
+ * it cannot be read, statm's resident pages are a lower bound.
+ */
+enum tc_size_source { TC_SIZE_NONE, TC_SIZE_STATUS, TC_SIZE_STATM };
+
+struct tc_task_size {
+	enum tc_size_source src;
+	unsigned long long bytes;	/* statm: resident only */
+	bool no_mm;			/* status without VmRSS: counted 0 */
+	unsigned long long rss_kb, swap_kb, pte_kb;	/* status */
+	unsigned long long pages;	/* statm */
+	long page_size;
+	int status_errno, statm_errno;
+};
+
+/* "VmRSS:\t  1234 kB" in @text: its kB, or false */
+static bool tc_status_kb(const char *text, const char *key,
+			 unsigned long long *kb)
+{
+	size_t kl = strlen(key);
+	const char *p;
+
+	for (p = text; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (!strncmp(p, key, kl) && p[kl] == ':') {
+			*kb = strtoull(p + kl + 1, NULL, 10);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void tc_task_size(struct tc_ctx *ctx, const char *pid,
+			 struct tc_task_size *sz)
+{
+	char *text = tc_proc_file(ctx, pid, "status", 1 << 16);
+
+	memset(sz, 0, sizeof(*sz));
+	if (text) {
+		sz->src = TC_SIZE_STATUS;
+		if (!tc_status_kb(text, "VmRSS", &sz->rss_kb)) {
+			/* no mm: the kernel counts nothing for it */
+			sz->no_mm = true;
+		} else {
+			tc_status_kb(text, "VmSwap", &sz->swap_kb);
+			tc_status_kb(text, "VmPTE", &sz->pte_kb);
+		}
+		sz->bytes = (sz->rss_kb + sz->swap_kb + sz->pte_kb) * 1024;
+		free(text);
+		return;
+	}
+	sz->status_errno = errno;
+	text = tc_proc_read(ctx, pid, "statm");
+	if (!text) {
+		sz->statm_errno = errno;
+		return;
+	}
+	/* size resident shared text lib data dt, in pages */
+	if (sscanf(text, "%*u %llu", &sz->pages) == 1) {
+		sz->src = TC_SIZE_STATM;
+		sz->page_size = sysconf(_SC_PAGESIZE);
+		sz->bytes = sz->pages * (unsigned long long)sz->page_size;
+	} else {
+		sz->statm_errno = EINVAL;
+	}
+	free(text);
 }
 
 /*
@@ -341,6 +478,55 @@ static char *tc_suggest_matcher(const char *label)
 	return s;
 }
 
+/*
+ * explain's budget and size lines: the standing (@within: 1 within, 0
+ * beyond, -1 unknown; @from_kernel: told by the kernel's ranking, not by
+ * the size), the size and where it was read, and a note when the
+ * kernel's ranking (@kprot: 1 protected, 0 ordinary, -1 not listed)
+ * disagrees with the size.
+ */
+static void tc_explain_budget(struct tc_ctx *ctx, FILE *f, const char *pid,
+			      const char *budget, const struct tc_task_size *sz,
+			      int within, bool from_kernel, int kprot)
+{
+	char *dir = tc_path(ctx->proc, pid);
+	char *status = tc_path(dir, "status"), *statm = tc_path(dir, "statm");
+	char size[48];
+
+	if (within > 0)
+		fprintf(f, "budget   %s: within it%s, so protected\n", budget,
+			from_kernel ? " (the kernel's ranking)" : "");
+	else if (!within)
+		fprintf(f, "budget   %s: beyond it%s, so ordinary: ranked by its size like any other task\n",
+			budget, from_kernel ? " (the kernel's ranking)" : "");
+	else
+		fprintf(f, "budget   %s: within it or beyond: unknown (its size cannot be read in full and the kernel's ranking does not list it)\n",
+			budget);
+	tc_size_text(sz->bytes, size, sizeof(size));
+	if (sz->src == TC_SIZE_STATUS && sz->no_mm)
+		fprintf(f, "size     0: no VmRSS in %s (no memory of its own: a kernel thread, or a task on its way out)\n",
+			tc_esc(status));
+	else if (sz->src == TC_SIZE_STATUS)
+		fprintf(f, "size     %s, as the OOM killer counts it: VmRSS %llu kB + VmSwap %llu kB + VmPTE %llu kB (%s)\n",
+			size, sz->rss_kb, sz->swap_kb, sz->pte_kb,
+			tc_esc(status));
+	else if (sz->src == TC_SIZE_STATM)
+		fprintf(f, "size     at least %s: %llu resident pages of %ld bytes (%s), without swap and page tables: %s: %s\n",
+			size, sz->pages, sz->page_size, tc_esc(statm),
+			tc_esc(status), strerror(sz->status_errno));
+	else
+		fprintf(f, "size     unknown: %s: %s; %s: %s\n", tc_esc(status),
+			strerror(sz->status_errno), tc_esc(statm),
+			strerror(sz->statm_errno));
+	if (!from_kernel && within >= 0 && kprot >= 0 && kprot != within)
+		fprintf(f, "note     the kernel's ranking lists it as %s: its size crossed the budget between the two reads\n",
+			kprot ? "protected (within its budget)" :
+			"ordinary (beyond its budget)");
+	free(status);
+	free(statm);
+	free(dir);
+}
+
 int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 {
 	struct triage_policy *pol;
@@ -360,6 +546,13 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 	struct stat st;
 	size_t r;
 	const char *procdir = NULL;
+	/* a protect rule's budget: the task's size and standing */
+	unsigned int budget_mib = 0;
+	unsigned long long budget_bytes = 0;
+	struct tc_task_size sz = { 0 };
+	int within = -1, kprot = -1;
+	bool within_kernel = false;
+	char btext[32];
 	const struct tc_opt opts[] = {
 		{ "--proc", true, &procdir, NULL },
 		{ NULL, false, NULL, NULL },
@@ -464,6 +657,28 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 	sugg = tc_suggest_matcher(label);
 	/* the pressure statements whose early action may take it */
 	protected = idx >= 0 && pol->rules[idx].verdict == TRIAGE_VERDICT_PROTECT;
+	/*
+	 * A protect verdict in the kernel's ranking: protected (1), or
+	 * ordinary beyond its budget (0).  Before tiers, rank "-".
+	 */
+	if (krank && kverdict && !strcmp(kverdict, "protect"))
+		kprot = ktier ? !strcmp(ktier, "protected") : !strcmp(krank, "-");
+	if (protected)
+		budget_mib = pol->rules[idx].budget_mib;
+	if (budget_mib) {
+		budget_bytes = (unsigned long long)budget_mib << 20;
+		tc_budget_text(budget_mib, btext, sizeof(btext));
+		tc_task_size(ctx, want, &sz);
+		/* as the kernel: beyond is more than the budget */
+		if (sz.src == TC_SIZE_STATUS)
+			within = sz.bytes <= budget_bytes;
+		else if (sz.src == TC_SIZE_STATM && sz.bytes > budget_bytes)
+			within = 0;
+		if (within < 0 && kprot >= 0) {
+			within = kprot;
+			within_kernel = true;
+		}
+	}
 	if (pol) {
 		early = tc_xmalloc(pol->nr_pressure + 1);
 		for (i = 0; i < pol->nr_pressure; i++)
@@ -503,6 +718,14 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 		snprintf(change, sizeof(change),
 			 "no rule matches, so the kernel's usual badness decides; add `protect %s` to protect it, or `sacrifice %s` to make it die first",
 			 sugg, sugg);
+	else if (budget_mib && !within)
+		snprintf(change, sizeof(change),
+			 "rule %d protects it only while it holds at most %s, and it holds more: it is ordinary, ranked by its size; to protect it at this size, raise the budget, or remove it to protect it at any size",
+			 idx + 1, btext);
+	else if (budget_mib)
+		snprintf(change, sizeof(change),
+			 "rule %d protects it while it holds at most %s; to make it killable, remove that rule or put a rule such as `adjust +0 %s` before it; to make it ordinary at a smaller size, lower the budget",
+			 idx + 1, btext, sugg);
 	else if (pol->rules[idx].verdict == TRIAGE_VERDICT_PROTECT)
 		snprintf(change, sizeof(change),
 			 "rule %d protects it; to make it killable, remove that rule or put a rule such as `adjust +0 %s` before it",
@@ -545,6 +768,20 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 		tc_json_str_or_null(f, kverdict);
 		fputs(",\"kernel_rule\":", f);
 		tc_json_value(f, krule ? krule : "-");
+		if (budget_mib)
+			fprintf(f, ",\"budget_bytes\":%llu", budget_bytes);
+		else
+			fputs(",\"budget_bytes\":null", f);
+		if (budget_mib && sz.src != TC_SIZE_NONE)
+			fprintf(f, ",\"size_bytes\":%llu", sz.bytes);
+		else
+			fputs(",\"size_bytes\":null", f);
+		fprintf(f, ",\"within_budget\":%s,\"size_source\":%s",
+			!budget_mib || within < 0 ? "null" :
+			within ? "true" : "false",
+			!budget_mib ? "null" :
+			sz.src == TC_SIZE_STATUS ? "\"status\"" :
+			sz.src == TC_SIZE_STATM ? "\"statm\"" : "null");
 		fputs(",\"change\":", f);
 		tc_json_str(f, change);
 		fprintf(f, ",\"shared_label\":%s", shared ? "true" : "false");
@@ -579,6 +816,9 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 		else
 			fprintf(f, "rule     none matches\n");
 		fprintf(f, "verdict  %s\n", verdict);
+		if (budget_mib)
+			tc_explain_budget(ctx, f, want, btext, &sz, within,
+					  within_kernel, kprot);
 		if (krank && (!strcmp(krank, "-") ||
 			      (ktier && !strcmp(ktier, "protected"))))
 			fprintf(f, "ranking  protected: never chosen (listed last, %zu candidates)\n",
@@ -610,7 +850,11 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 				tc_esc(pt));
 			free(pt);
 		}
-		if (pol && pol->nr_pressure && protected)
+		if (pol && pol->nr_pressure && protected && budget_mib &&
+		    !within)
+			fputs("pressure ordinary beyond its budget, and early action takes sacrificed tasks only: it never takes it\n",
+			      f);
+		else if (pol && pol->nr_pressure && protected)
 			fputs("pressure protected: early action never takes it\n",
 			      f);
 		else if (pol && pol->nr_pressure && !nearly)
@@ -687,7 +931,7 @@ static void tc_log_rows(struct tc_ctx *ctx, const struct tc_table *t,
 		if (ctx->json) {
 			tc_json_begin(ctx);
 			fputs(",\"decision\":", ctx->out);
-			tc_json_row(ctx->out, t, r, tc_decision_keys, NULL, NULL);
+			tc_json_row(ctx->out, t, r, tc_decision_keys, NULL, NULL, NULL);
 			tc_json_end(ctx, TC_EXIT_OK, NULL);
 			continue;
 		}
@@ -783,7 +1027,7 @@ int tc_cmd_log(struct tc_ctx *ctx, int argc, char **argv)
 		fputs(",\"decisions\":[", ctx->out);
 		for (r = 0; r < t.nrows; r++) {
 			fputs(r ? ",\n" : "", ctx->out);
-			tc_json_row(ctx->out, &t, r, tc_decision_keys, NULL, NULL);
+			tc_json_row(ctx->out, &t, r, tc_decision_keys, NULL, NULL, NULL);
 		}
 		fputc(']', ctx->out);
 		tc_table_free(&t);

@@ -45,10 +45,14 @@ static const struct tc_command tc_commands[] = {
 	{ "mode", tc_cmd_mode, "mode [enforce|permissive] [--json]",
 	  "Show the mode, or set it (overrides the policy's mode setting).\n" },
 	{ "rank", tc_cmd_rank, "rank [--json]",
-	  "The OOM candidates as the kernel ranks them now: rank 1 dies first.\n" },
+	  "The OOM candidates as the kernel ranks them now: rank 1 dies first.\n"
+	  "A task a protect rule decides that is beyond the rule's budget is\n"
+	  "ordinary, and marked so.\n" },
 	{ "explain", tc_cmd_explain, "explain PID [--json] [--proc DIR]",
 	  "Why PID would or would not die: its label, the rule that decides it,\n"
-	  "its verdict, rank and points, and what would change that.\n" },
+	  "its verdict, rank and points, and what would change that; under a\n"
+	  "protect rule with a budget, its size as the OOM killer counts it and\n"
+	  "whether it is within the budget.\n" },
 	{ "log", tc_cmd_log, "log [--follow] [--json]",
 	  "The kernel's recent OOM decisions; --follow waits for new ones and\n"
 	  "says how many were lost when more came than the kernel keeps.\n" },

@@ -167,6 +167,13 @@ void tc_table_free(struct tc_table *t);
 void tc_table_print(FILE *f, const char *const *head, unsigned int ncols,
 		    const char *const *const *rows, size_t nrows);
 
+/*
+ * A protect rule's budget as the canonical form writes it, in its largest
+ * whole unit ("4G", "1536M"); a size in bytes for people ("17.6 GiB").
+ */
+void tc_budget_text(unsigned int mib, char *buf, size_t n);
+void tc_size_text(unsigned long long bytes, char *buf, size_t n);
+
 /* canonical text of one rule of a policy (malloc'ed, no newline) */
 char *tc_rule_text(const struct triage_policy *p, unsigned int i);
 /* the same for pressure statement @i (0-based, in policy order) */

@@ -683,6 +683,33 @@ void tc_free_lines(char **lines, size_t n)
 	free(lines);
 }
 
+void tc_budget_text(unsigned int mib, char *buf, size_t n)
+{
+	if (mib && !(mib % (1U << 20)))
+		snprintf(buf, n, "%uT", mib >> 20);
+	else if (mib && !(mib % (1U << 10)))
+		snprintf(buf, n, "%uG", mib >> 10);
+	else
+		snprintf(buf, n, "%uM", mib);
+}
+
+void tc_size_text(unsigned long long bytes, char *buf, size_t n)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = bytes / 1024.0;
+	unsigned int u = 0;
+
+	if (bytes < 1024) {
+		snprintf(buf, n, "%llu bytes", bytes);
+		return;
+	}
+	while (v >= 1024 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, n, "%.1f %s", v, units[u]);
+}
+
 /*
  * The canonical form has the three settings first, then one pressure
  * statement a line, then one rule a line.
