@@ -47,7 +47,8 @@ struct fake {
 	char sys[96];		/* a fake /sys */
 	char boot[96];		/* a fake /boot */
 	char file[96];		/* a scratch policy file */
-	char dpkg[96];		/* a fake /var/lib/dpkg/status (none at first) */
+	char dpkg[96];		/* dpkg's status, as the fake dpkg-query gives it (none at first) */
+	char dpkg_query[96];	/* a fake dpkg-query, which prints the file dpkg */
 };
 
 struct run {
@@ -228,6 +229,22 @@ static int setup(void **state)
 	put(f->boot, "vmlinuz-6.12.41-triage", "");
 	snprintf(f->file, sizeof(f->file), "%s/in.policy", f->dir);
 	snprintf(f->dpkg, sizeof(f->dpkg), "%s/dpkg-status", f->dir);
+	/* dpkg-query -W asked for the linux-image packages, as status asks */
+	snprintf(f->dpkg_query, sizeof(f->dpkg_query), "%s/dpkg-query", f->dir);
+	{
+		char script[512];
+
+		snprintf(script, sizeof(script),
+			 "#!/bin/sh\n"
+			 "[ $# = 3 ] && [ \"$1\" = -W ] && [ \"$3\" = 'linux-image-*' ] || exit 2\n"
+			 "case $2 in\n"
+			 "'--showformat=Package: ${Package}\\nStatus: ${Status}\\nVersion: ${Version}\\n\\n') ;;\n"
+			 "*) exit 2 ;;\n"
+			 "esac\n"
+			 "exec cat %s\n", f->dpkg);
+		put(f->dir, "dpkg-query", script);
+	}
+	assert_int_equal(chmod(f->dpkg_query, 0755), 0);
 	snprintf(path, sizeof(path), "%s/211", f->proc);
 	assert_int_equal(mkdir(path, 0755), 0);
 	snprintf(path, sizeof(path), "%s/198", f->proc);
@@ -286,7 +303,7 @@ static struct run run_with(struct fake *f,
 	ctx.proc = f ? f->proc : "/nonexistent";
 	ctx.sys = f ? f->sys : "/nonexistent";
 	ctx.boot = f ? f->boot : NULL;
-	ctx.dpkg_status = f ? f->dpkg : NULL;
+	ctx.dpkg_query = f ? f->dpkg_query : NULL;
 	ctx.open_file = fake_open;
 	ctx.write_policy = wr ? wr : write;
 	ctx.follow_ms = 1;

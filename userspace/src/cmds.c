@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <spawn.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1173,6 +1175,49 @@ static void tc_debian_candidate(struct tc_kernels *k, const char *name,
 }
 
 /*
+ * What dpkg-query (@prog) says of the linux-image packages, in the shape
+ * of dpkg's status file: a paragraph of Package, Status and Version a
+ * package.  dpkg's database is dpkg's own; dpkg-query is its interface.
+ * NULL when it cannot run; its exit status (1: no package matches) and
+ * its standard error are not ours.
+ */
+static char *tc_dpkg_query(const char *prog)
+{
+	static const char fmt[] = "--showformat=Package: ${Package}\\n"
+		"Status: ${Status}\\nVersion: ${Version}\\n\\n";
+	char *argv[] = { (char *)prog, "-W", (char *)fmt, "linux-image-*", NULL };
+	posix_spawn_file_actions_t fa;
+	char *text = NULL;
+	int fds[2], status;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return NULL;
+	if (posix_spawn_file_actions_init(&fa)) {
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (!posix_spawn_file_actions_adddup2(&fa, fds[1], 1) &&
+	    !posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) &&
+	    !posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0) &&
+	    !posix_spawn(&pid, prog, &fa, NULL, argv, environ)) {
+		close(fds[1]);
+		fds[1] = -1;
+		text = tc_read_fd(fds[0], 256 << 20, NULL);
+		fds[0] = -1;
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	return text;
+}
+
+/*
  * dpkg's installed linux-image packages (not triage's own, not debug
  * symbols): "linux-image-6.1.0-18-amd64 6.1.76-1", whose ABI name does
  * not say the version.
@@ -1181,9 +1226,9 @@ static void tc_debian_packages(const struct tc_ctx *ctx, struct tc_kernels *k)
 {
 	char *text, *para, *next;
 
-	if (!ctx->dpkg_status)
+	if (!ctx->dpkg_query)
 		return;
-	text = tc_read_file(ctx->dpkg_status, 256 << 20, NULL);
+	text = tc_dpkg_query(ctx->dpkg_query);
 	for (para = text; para && *para; para = next) {
 		char pkg[200] = "", status[100] = "", version[100] = "";
 		char *line, *end;

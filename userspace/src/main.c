@@ -13,7 +13,7 @@ int main(int argc, char **argv)
 		.proc = "/proc",
 		.sys = "/sys",
 		.boot = "/boot",
-		.dpkg_status = "/var/lib/dpkg/status",
+		.dpkg_query = "/usr/bin/dpkg-query",
 		.write_policy = write,
 		.follow_ms = 30000,
 	};

@@ -62,10 +62,11 @@ struct tc_ctx {
 	 */
 	const char *boot;
 	/*
-	 * dpkg's status file (/var/lib/dpkg/status): status names the newest
-	 * Debian kernel package installed; NULL: not looked at
+	 * dpkg-query (/usr/bin/dpkg-query): status names the newest Debian
+	 * kernel package installed, as dpkg-query -W lists them; NULL: none
+	 * asked (tests give a fake)
 	 */
-	const char *dpkg_status;
+	const char *dpkg_query;
 	bool json;
 	int verbosity;		/* -q: -1, default 0, -v: 1 */
 	/* every open() of an interface file; tests replace it to fake EPERM */
