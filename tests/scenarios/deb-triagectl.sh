@@ -52,8 +52,10 @@ logged() {
 		$5 == pid && $3 == m && $10 == o { found = 1 } END { exit !found }'
 }
 
-# the package's files, found through its file list
-unit=$(grep -E '^(/usr)?/lib/systemd/system/[^/]*\.service$' $INFO.list | head -n 1)
+# the package's files, found through its file list; the unit is the boot
+# unit that loads the policy (the others: triage-boot-check.service and
+# triage-pressured.service)
+unit=$(grep -E '^(/usr)?/lib/systemd/system/triage-policy\.service$' $INFO.list | head -n 1)
 sysctl_file=$(grep -E '^(/usr)?/lib/sysctl\.d/[^/]*\.conf$' $INFO.list | head -n 1)
 exec_start=$(unit_key ExecStart)
 exec_reload=$(unit_key ExecReload)
