@@ -79,11 +79,26 @@ static bool triage_system_short(void)
 	       (u64)totalram_pages() * TRIAGE_PRESSURE_AVAILABLE_PCT;
 }
 
-/* Within the hold-off of the last kill the OOM policy chain decided */
+/*
+ * When the last request walked the tasks under oom_lock (a kill, a trial,
+ * or nothing to take); under triage_load_mutex.
+ */
+static unsigned long triage_pressure_last_walk;
+
+/*
+ * Within the hold-off of the last kill the OOM policy chain decided, or
+ * within the shortest window of the last request that walked the tasks:
+ * a PSI trigger fires at most once a window, so a writer that asks more
+ * often is not a trigger, and must not keep oom_lock busy.
+ */
 static bool triage_pressure_held_off(void)
 {
 	unsigned long last = READ_ONCE(triage_last_kill);
 
+	if (triage_pressure_last_walk &&
+	    time_before(jiffies, triage_pressure_last_walk +
+			msecs_to_jiffies(TRIAGE_PRESSURE_WINDOW_MIN_MS)))
+		return true;
 	return last && time_before(jiffies, last +
 				   msecs_to_jiffies(TRIAGE_PRESSURE_HOLDOFF_MS));
 }
@@ -182,6 +197,10 @@ int triage_pressure_fire(u64 generation, unsigned int nr)
 	rc = oom_kill_early(memcg, triage_pressure_message,
 			    trial ? OOM_EARLY_TRIAL : 0);
 	triage_pressure_now.statement = 0;
+	triage_pressure_last_walk = jiffies ?: 1;
+	/* a trial holds off as the kill it stands for would */
+	if (!rc && trial)
+		WRITE_ONCE(triage_last_kill, jiffies ?: 1);
 	mem_cgroup_put(memcg);
 	if (!rc && trial)
 		rc = -ECANCELED;

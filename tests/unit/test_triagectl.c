@@ -3316,14 +3316,17 @@ static void test_status_explain_pressure(void **state)
 	assert_contains(r.out, "\"cgroup\":null,\"pressure\":[],\"error\":null}\n");
 	run_free(&r);
 
-	/* only cgroup statements, and the task in none of them */
-	put(f->dir, "policy", "pressure some 20% 1500ms cgroup=/batch.slice\nprotect type=protected_t\n");
+	/* an ordinary task: early action takes sacrificed tasks only */
 	r = run(f, "explain", "300");
-	assert_contains(r.out, "pressure no pressure statement covers its cgroup (unknown): early action never takes it\n");
+	assert_contains(r.out, "pressure not sacrificed: early action takes sacrificed tasks only, it never takes it\n");
+	assert_not_contains(r.out, "may take it early");
 	run_free(&r);
-	snprintf(path, sizeof(path), "%s/300", f->proc);
+
+	/* only cgroup statements, and the sacrificed task in none of them */
+	put(f->dir, "policy", "pressure some 20% 1500ms cgroup=/batch.slice\nprotect type=protected_t\nsacrifice type=batch_t\n");
+	snprintf(path, sizeof(path), "%s/211", f->proc);
 	put(path, "cgroup", "0::/user.slice\n");
-	r = run(f, "explain", "300");
+	r = run(f, "explain", "211");
 	assert_contains(r.out, "pressure no pressure statement covers its cgroup (/user.slice): early action never takes it\n");
 	run_free(&r);
 
@@ -3332,7 +3335,7 @@ static void test_status_explain_pressure(void **state)
 	r = run(f, "explain", "300");
 	assert_not_contains(r.out, "pressure");
 	run_free(&r);
-	r = run(f, "explain", "300", "--json");
+	r = run(f, "explain", "211", "--json");
 	assert_contains(r.out, "\"cgroup\":\"/user.slice\",\"pressure\":[],");
 	run_free(&r);
 }

@@ -680,9 +680,13 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (pol) {
+		/* early action takes sacrificed tasks only */
+		bool sacrificed = idx >= 0 &&
+			pol->rules[idx].verdict == TRIAGE_VERDICT_SACRIFICE;
+
 		early = tc_xmalloc(pol->nr_pressure + 1);
 		for (i = 0; i < pol->nr_pressure; i++)
-			early[i] = !protected &&
+			early[i] = sacrificed &&
 				   tc_pressure_covers(&pol->pressure[i], cgroup);
 	}
 	/*
@@ -856,6 +860,11 @@ int tc_cmd_explain(struct tc_ctx *ctx, int argc, char **argv)
 			      f);
 		else if (pol && pol->nr_pressure && protected)
 			fputs("pressure protected: early action never takes it\n",
+			      f);
+		else if (pol && pol->nr_pressure && !nearly &&
+			 (idx < 0 ||
+			  pol->rules[idx].verdict != TRIAGE_VERDICT_SACRIFICE))
+			fputs("pressure not sacrificed: early action takes sacrificed tasks only, it never takes it\n",
 			      f);
 		else if (pol && pol->nr_pressure && !nearly)
 			fprintf(f, "pressure no pressure statement covers its cgroup (%s): early action never takes it\n",
