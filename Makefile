@@ -29,7 +29,16 @@ NOCHAIN_SCENARIOS ?= nochain memcg-stock-kill
 # are its critical path.  AppArmor, Debian's default LSM, and
 # Smack boot there too (stacking-apparmor, stacking-smack: replacements,
 # relabels and reused labels under KASAN and lockdep), and so do the
-# concurrent loaders of triage-interface.
+# concurrent loaders of triage-interface.  So do the scenarios whose
+# kernel paths are the newest: budgets (triage-budget: task_lock and the
+# mm counters from the hook), a relabel without exec (triage-relabel,
+# lsm-order-*: triage listed before the major LSM), sysrq's request
+# (triage-sysrq) and the conformance runner's contained OOMs
+# (triage-conform).  triage-pressure stays on the test kernel: its
+# thrash is calibrated for 256 MiB with swap on zram, which KASAN's
+# shadow memory and its slower reclaim change beyond what it measures
+# (on the debug kernel zram could not be set up and the scenario's own
+# shell was OOM-killed); its locking is lockdep's on the test kernel.
 # kmemleak tracks the boots where triage allocates and frees (loads,
 # reloads, refused loads, relabels, the module, the readers, the storm);
 # the OOM-decision scenarios turn it off ("# append: kmemleak=off":
@@ -38,7 +47,9 @@ NOCHAIN_SCENARIOS ?= nochain memcg-stock-kill
 DEBUG_SCENARIOS ?= $(filter storm chain-module chain-blame-parent \
 	triage-fallback triage-group triage-oom-group triage-readers \
 	triage-interface triage-selinux-reload \
-	stacking-apparmor stacking-smack edge-exiting,$(SCENARIOS))
+	stacking-apparmor stacking-smack edge-exiting \
+	triage-budget triage-relabel triage-sysrq triage-conform \
+	lsm-order-apparmor lsm-order-selinux lsm-order-smack,$(SCENARIOS))
 # booted on the test kernel: every scenario but those the debug kernel
 # boots (the same checks, there with KASAN and kmemleak watching: a second
 # boot of each on the test kernel was 335 s of QEMU time, about 3 minutes

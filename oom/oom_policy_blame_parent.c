@@ -72,10 +72,18 @@ static void oom_blame_parent_notify(const struct oom_control *oc)
 
 	if (oc->early_trial)
 		return;	/* nothing was killed */
-	kill = &oom_blame_ring[oom_blame_next];
-	oom_blame_next = (oom_blame_next + 1) % OOM_BLAME_RING_SIZE;
 
 	rcu_read_lock();
+	/*
+	 * Told after the kill: a victim already reaped keeps a stale
+	 * real_parent, which may be gone (its group's walk yields the CPU).
+	 */
+	if (!pid_alive(oc->chosen)) {
+		rcu_read_unlock();
+		return;
+	}
+	kill = &oom_blame_ring[oom_blame_next];
+	oom_blame_next = (oom_blame_next + 1) % OOM_BLAME_RING_SIZE;
 	parent = oom_blame_parent_of(oc->chosen);
 	kill->parent = task_tgid(parent);
 	kill->parent_start = parent->start_time;
