@@ -78,6 +78,6 @@ check_eq_empty "decisions has no row for the forged pid 999" \
 	"$(awk -F'\t' '$5 == 999' $TRIAGE/decisions)"
 check_eq "decisions shows the forged name once, escaped" 'x\0129\011999\0119\011sac' \
 	"$(awk -F'\t' '$11 ~ /^x/ {print $11}' $TRIAGE/decisions)"
-check_eq_empty "every decisions row has eleven columns" \
-	"$(awk -F'\t' 'NF != 11' $TRIAGE/decisions)"
+check_eq_empty "every decisions row has twelve columns" \
+	"$(awk -F'\t' 'NF != 12' $TRIAGE/decisions)"
 stop_all
