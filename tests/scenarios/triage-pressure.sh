@@ -14,7 +14,7 @@
 # nothing and records what it would have killed.
 # mem: 256M
 # timeout: 540
-# plan: 48
+# plan: 51
 check "swap on zram" zram_swap 512M
 check "triage policy loaded" load_policy "protect type=protected_t
 sacrifice type=batch_t"
@@ -157,6 +157,25 @@ nap 8
 check "the protected job thrashing alone in /vault lives" alive vaultthrash
 check "triage-pressured was refused: nothing unprotected to kill" grep -q "ESRCH" /run/pressured.log
 kill -9 "$(pid_of vaultthrash)"
+
+# --- a cgroup without memory.max (memory.high only): oom_score_adj is
+# scaled as in a system-wide OOM, not by the unlimited counter's pages,
+# so a small sacrificed task at +1 does not die before the thrasher
+nap 3	# past the hold-off of the /batch kill
+check "a policy with a statement for /nolimit loads" load_policy "protect type=protected_t
+sacrifice type=batch_t
+pressure some 10% 1s cgroup=/nolimit"
+nolimit=/sys/fs/cgroup/nolimit
+mkdir -p "$nolimit"
+echo 48M >"$nolimit/memory.high"
+start plusone batch_t "$nolimit" sh -c 'echo 1 >/proc/self/oom_score_adj && exec tr-hog --mib 4 --ready /run/plusone.ready'
+waitfile 30000 /run/plusone.ready || diag "plusone never became ready"
+start bigthrash batch_t "$nolimit" tr-hog --mib 128 --thrash
+check_eq "in a cgroup without memory.max the thrasher is killed" killed:9 \
+	"$(waitfile 90000 "$RESULTS/bigthrash"; status_now bigthrash)"
+check "the small sacrificed task at oom_score_adj +1 lives" alive plusone
+kill -9 "$(pid_of plusone)" 2>/dev/null
+nap 8	# past that kill's hold-off
 
 # --- permissive mode: early action kills nothing
 check "a permissive policy with a pressure statement loads" load_policy "mode permissive
